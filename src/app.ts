@@ -1,0 +1,117 @@
+import formbody from '@fastify/formbody'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify'
+import type { Config } from './config.js'
+import type { Database } from './db/database.js'
+import { createTokens, registerAuth } from './lib/auth.js'
+import { registerErrorHandler } from './lib/http-errors.js'
+import { registerRequestValidation } from './lib/request-validation.js'
+import { ErrorBody, ValidationErrorBody } from './lib/schemas.js'
+import { createStorage, type Storage } from './lib/storage.js'
+import { registerModules } from './modules/index.js'
+
+export interface AppDeps {
+  config: Config
+  database: Database
+  storage?: Storage
+  logger?: FastifyServerOptions['logger']
+}
+
+export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>
+
+const ERROR_RESPONSES: Record<number, { description: string; schema: unknown }> = {
+  401: { description: 'Not authenticated', schema: ErrorBody },
+  403: {
+    description: 'Not allowed for this role or organization',
+    schema: ErrorBody,
+  },
+  404: {
+    description: 'Not found or not visible to the caller',
+    schema: ErrorBody,
+  },
+  409: { description: 'Conflict with the current state', schema: ErrorBody },
+  422: { description: 'Validation error', schema: ValidationErrorBody },
+  429: { description: 'Rate limited', schema: ErrorBody },
+  503: { description: 'Database unavailable', schema: ErrorBody },
+}
+
+/** Every route documents the contract's error bodies alongside its own responses. */
+function documentErrors(route: RouteOptions): void {
+  if (!route.url.startsWith('/api/')) return
+  route.schema = route.schema ?? {}
+  const schema = route.schema as {
+    response?: Record<string, unknown>
+    security?: unknown
+  }
+  schema.response = schema.response ?? {}
+  const response = schema.response
+  for (const [code, { description, schema: body }] of Object.entries(ERROR_RESPONSES)) {
+    if (code === '401' && route.config?.public) continue
+    response[code] ??= { ...(body as object), description }
+  }
+  if (!route.config?.public) schema.security ??= [{ bearerAuth: [] }]
+}
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, database } = deps
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: true,
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  registerErrorHandler(app)
+  registerRequestValidation(app)
+  app.addHook('onRoute', documentErrors)
+
+  // An empty JSON body reads as "no body", so body-less actions accept a Content-Type header.
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim()
+    if (text === '') return done(null, undefined)
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      const error = Object.assign(new Error('Invalid JSON'), {
+        code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+        statusCode: 400,
+      })
+      done(error, undefined)
+    }
+  })
+  await app.register(formbody)
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Seaworthy',
+        version: '0.1.0',
+        description: 'Crew and learning service for maritime organizations',
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+
+  const tokens = createTokens(config.jwtSecret, config.accessTokenTtlSeconds)
+  registerAuth(app, database.db, tokens)
+
+  const storage = deps.storage ?? createStorage(config)
+  await registerModules(app, {
+    config,
+    database,
+    db: database.db,
+    tokens,
+    storage,
+  })
+  app.addHook('onClose', async () => database.close())
+  return app
+}

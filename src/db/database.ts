@@ -1,0 +1,125 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
+import { type Migration, Migrator } from 'kysely/migration'
+import pg from 'pg'
+import { migrations } from './migrations/index.js'
+import type { DB } from './schema.js'
+
+export type Db = Kysely<DB>
+
+export interface Database {
+  readonly db: Db
+  readonly engine: 'pglite' | 'postgres'
+  ping(): Promise<boolean>
+  close(): Promise<void>
+}
+
+const INT8 = 20
+const DATE = 1082
+// Dates stay 'YYYY-MM-DD' text (no time zone shifts); counts come back as numbers.
+const parsers = { [INT8]: (v: string) => Number(v), [DATE]: (v: string) => v }
+pg.types.setTypeParser(INT8, parsers[INT8])
+pg.types.setTypeParser(DATE, parsers[DATE])
+
+export class DataDirInUse extends Error {}
+
+/** PGlite has no lock of its own; a second process on the same directory would corrupt it. */
+function lockDataDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, 'seaworthy.lock')
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      const fd = openSync(file, 'wx')
+      writeSync(fd, String(process.pid))
+      closeSync(fd)
+      return () => rmSync(file, { force: true })
+    } catch (error: any) {
+      if (error.code !== 'EEXIST') throw error
+      const pid = Number(readFileSync(file, 'utf8'))
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new DataDirInUse(
+          `The embedded database in ${dir} is in use by another Seaworthy process (pid ${pid}). Stop it first, or set DATABASE_URL to use PostgreSQL.`,
+        )
+      }
+      rmSync(file, { force: true })
+    }
+  }
+  throw new DataDirInUse(`Could not lock the embedded database in ${dir}`)
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error: any) {
+    return error.code === 'EPERM'
+  }
+}
+
+export function pgliteOptions() {
+  return { extensions: { pg_trgm }, parsers }
+}
+
+export function fromPglite(pglite: PGlite, onClose: () => void = () => {}): Database {
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) })
+  return {
+    db,
+    engine: 'pglite',
+    ping: async () => !pglite.closed,
+    close: async () => {
+      await db.destroy()
+      onClose()
+    },
+  }
+}
+
+export function fromPostgres(url: string, poolSize = 10): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 3000,
+  })
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {})
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    db,
+    engine: 'postgres',
+    ping: async () => {
+      try {
+        await sql`select 1`.execute(db)
+        return true
+      } catch {
+        return false
+      }
+    },
+    close: () => db.destroy(),
+  }
+}
+
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+  if (options.databaseUrl) return fromPostgres(options.databaseUrl, options.poolSize)
+  const release = lockDataDir(options.dataDir)
+  try {
+    const pglite = await PGlite.create(join(options.dataDir, 'pgdata'), pgliteOptions())
+    return fromPglite(pglite, release)
+  } catch (error) {
+    release()
+    throw error
+  }
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: {
+      getMigrations: async (): Promise<Record<string, Migration>> => migrations,
+    },
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

@@ -1,0 +1,261 @@
+import type { ColumnType, Generated } from 'kysely'
+
+// The table types: one source, matching the migrations. Dates travel as 'YYYY-MM-DD' strings.
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>
+type DateText = Nullable<string>
+type Count = ColumnType<number, number | undefined, number>
+
+export type Role = 'admin' | 'office_admin' | 'office_employee' | 'crew'
+export type UserState = 'active' | 'pending' | 'suspended'
+export type Product = 'learn' | 'crew'
+export type VerificationStatus = 'not_submitted' | 'pending' | 'verified' | 'rejected'
+export type VerificationTarget = 'identity_document' | 'certificate' | 'experience'
+export type UploadStatus = 'pending' | 'uploaded' | 'ready' | 'rejected'
+export type RegistrationStatus = 'not_started' | 'in_progress' | 'passed' | 'failed'
+
+export interface OrganizationsTable {
+  id: string
+  name: string
+  domain: Nullable<string>
+  products: ColumnType<Product[], Product[] | undefined, Product[]>
+  created_at: CreatedAt
+}
+
+export interface UsersTable {
+  id: string
+  organization_id: string
+  email: string
+  first_name: string
+  last_name: string
+  role: Role
+  state: UserState
+  password_hash: Nullable<string>
+  last_login: Nullable<Date>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface LoginFailuresTable {
+  id: Generated<string>
+  email_lower: string
+  address: string
+  created_at: CreatedAt
+}
+
+export interface ShipsTable {
+  id: string
+  organization_id: string
+  name: string
+  imo_number: string
+  mmsi: Nullable<string>
+  call_sign: Nullable<string>
+  flag: Nullable<string>
+  port_of_registry: Nullable<string>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface UploadsTable {
+  id: string
+  organization_id: string
+  user_id: string
+  kind: string
+  mime: string
+  declared_size: ColumnType<number, number, number>
+  original_filename: string
+  storage_key: string
+  status: UploadStatus
+  size_bytes: Nullable<number>
+  sha256: Nullable<string>
+  width: Nullable<number>
+  height: Nullable<number>
+  page_count: Nullable<number>
+  threat_name: Nullable<string>
+  derivatives: ColumnType<unknown[], string | undefined, string>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+interface ExpiringRecord {
+  id: string
+  organization_id: string
+  user_id: string
+  issue_date: DateText
+  expiry_date: DateText
+  upload_id: Nullable<string>
+  uploaded_by_user_id: string
+  notes: Nullable<string>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface IdentityDocumentsTable extends ExpiringRecord {
+  document_type: string
+  document_number: Nullable<string>
+  issuing_country: Nullable<string>
+}
+
+export interface CertificatesTable extends ExpiringRecord {
+  certificate_type: string
+  certificate_number: Nullable<string>
+  issuing_authority: Nullable<string>
+}
+
+export interface ExperiencesTable {
+  id: string
+  organization_id: string
+  user_id: string
+  company_name: string
+  position: string
+  ship_type: Nullable<string>
+  start_date: string
+  end_date: DateText
+  notes: Nullable<string>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface NextOfKinTable {
+  id: string
+  organization_id: string
+  user_id: string
+  relationship: string
+  full_name: string
+  phone: Nullable<string>
+  email: Nullable<string>
+  address: Nullable<string>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface VerificationsTable {
+  target_type: VerificationTarget
+  target_id: string
+  organization_id: string
+  user_id: string
+  status: VerificationStatus
+  rejection_reason: Nullable<string>
+  reviewed_at: Nullable<Date>
+  reviewer_user_id: Nullable<string>
+  submitted_at: Nullable<Date>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface VerificationEventsTable {
+  id: Generated<string>
+  organization_id: string
+  target_type: VerificationTarget
+  target_id: string
+  from_status: VerificationStatus | null
+  to_status: VerificationStatus
+  action: string
+  actor_user_id: string | null
+  reason: string | null
+  created_at: CreatedAt
+}
+
+export interface CoursesTable {
+  id: string
+  organization_id: string
+  title: string
+  description: Nullable<string>
+  s3_path: string
+  launch_file: string
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface CourseStatsTable {
+  course_id: string
+  organization_id: string
+  enrollments: Count
+  attempted: Count
+  attempts_total: Count
+  passed: Count
+}
+
+export interface CurriculumsTable {
+  id: string
+  organization_id: string
+  title: string
+  description: ColumnType<string, string | undefined, string>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface CurriculumCoursesTable {
+  curriculum_id: string
+  course_id: string
+  organization_id: string
+  position: Generated<string>
+}
+
+export interface AssignmentsTable {
+  id: string
+  organization_id: string
+  user_id: string
+  ship_id: string
+  role: string
+  start_date: DateText
+  due_date: DateText
+  end_date: DateText
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface AssignmentCoursesTable {
+  assignment_id: string
+  course_id: string
+  organization_id: string
+  created_at: CreatedAt
+}
+
+export interface RegistrationsTable {
+  id: string
+  organization_id: string
+  assignment_id: string
+  course_id: string
+  status: ColumnType<RegistrationStatus, RegistrationStatus | undefined, RegistrationStatus>
+  completed_at: Nullable<Date>
+  score_percent: Nullable<number>
+  time_spent_seconds: Count
+  attempt_count: Count
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface AttemptsTable {
+  registration_id: string
+  attempt_id: string
+  organization_id: string
+  passed: boolean
+  score_percent: Nullable<number>
+  time_spent_seconds: Nullable<number>
+  finished_at: Nullable<Date>
+  created_at: CreatedAt
+}
+
+export interface DB {
+  organizations: OrganizationsTable
+  users: UsersTable
+  login_failures: LoginFailuresTable
+  ships: ShipsTable
+  uploads: UploadsTable
+  identity_documents: IdentityDocumentsTable
+  certificates: CertificatesTable
+  experiences: ExperiencesTable
+  next_of_kin: NextOfKinTable
+  verifications: VerificationsTable
+  verification_events: VerificationEventsTable
+  courses: CoursesTable
+  course_stats: CourseStatsTable
+  curriculums: CurriculumsTable
+  curriculum_courses: CurriculumCoursesTable
+  assignments: AssignmentsTable
+  assignment_courses: AssignmentCoursesTable
+  registrations: RegistrationsTable
+  attempts: AttemptsTable
+}

@@ -1,0 +1,84 @@
+import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
+import { invalid } from './errors.js'
+
+// Opaque keyset cursors: the sort key of the last item, base64url-encoded JSON.
+export type CursorKey = [string, string]
+
+export function encodeCursor(key: CursorKey): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url')
+}
+
+export function decodeCursor(raw: string | undefined): CursorKey | null {
+  if (raw === undefined || raw === '') return null
+  try {
+    const key = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'))
+    if (Array.isArray(key) && key.length === 2 && key.every((v) => typeof v === 'string') && isSortKey(key as CursorKey)) {
+      return key as CursorKey
+    }
+  } catch {
+    // falls through to the 422 below
+  }
+  throw invalid(['query', 'cursor'], 'Invalid cursor', 'value_error')
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+function isSortKey([first, id]: CursorKey): boolean {
+  return UUID.test(id) && !Number.isNaN(Date.parse(first))
+}
+
+/** Rows strictly after the cursor in (sortColumn, id) order, descending or ascending. */
+export function afterCursor(sortColumn: string, idColumn: string, key: CursorKey, direction: 'desc' | 'asc'): RawBuilder<SqlBool> {
+  const op = sql.raw(direction === 'desc' ? '<' : '>')
+  return sql<SqlBool>`(${sql.ref(sortColumn)}, ${sql.ref(idColumn)}) ${op} (${key[0]}::timestamptz, ${key[1]}::uuid)`
+}
+
+export interface PageResult<T> {
+  items: T[]
+  nextCursor: string | null
+  hasMore: boolean
+  totalCount: number | null
+}
+
+/** Rows were fetched with limit + 1: the extra row only says whether another page exists. */
+export function toPage<R, T>(
+  rows: R[],
+  limit: number,
+  keyOf: (row: R) => CursorKey,
+  map: (row: R) => T,
+  totalCount: number | null = null,
+): PageResult<T> {
+  const hasMore = rows.length > limit
+  const pageRows = hasMore ? rows.slice(0, limit) : rows
+  return {
+    items: pageRows.map(map),
+    nextCursor: hasMore ? encodeCursor(keyOf(pageRows[pageRows.length - 1])) : null,
+    hasMore,
+    totalCount,
+  }
+}
+
+/**
+ * One page of a newest-first list: `filtered` carries the tenant scope and filters, `select`
+ * the columns. The count (only when asked) runs over the same filters.
+ */
+export async function newestFirstPage<DB, TB extends keyof DB, R extends { created_at: Date; id: string }, T>(
+  filtered: SelectQueryBuilder<DB, TB, {}>,
+  select: (qb: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, R>,
+  table: string,
+  query: { limit: number; cursor?: string; include_count?: boolean },
+  map: (row: R) => T,
+): Promise<PageResult<T>> {
+  const cursor = decodeCursor(query.cursor)
+  let page = (select(filtered) as SelectQueryBuilder<any, any, R>)
+    .orderBy(`${table}.created_at`, 'desc')
+    .orderBy(`${table}.id`, 'desc')
+    .limit(query.limit + 1)
+  if (cursor) page = page.where(afterCursor(`${table}.created_at`, `${table}.id`, cursor, 'desc'))
+  const [rows, count] = await Promise.all([
+    page.execute(),
+    query.include_count
+      ? (filtered as SelectQueryBuilder<any, any, {}>).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()
+      : null,
+  ])
+  return toPage(rows, query.limit, (r) => [r.created_at.toISOString(), r.id], map, count ? count.n : null)
+}

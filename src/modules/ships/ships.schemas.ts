@@ -1,0 +1,38 @@
+import Type, { type Static } from 'typebox'
+import './imo.js'
+import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
+
+const Name = Type.String({ minLength: 1, maxLength: 300 })
+const Short = (max: number) => Nullable(Type.String({ maxLength: max }))
+
+export const Ship = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  imoNumber: Type.String(),
+  mmsi: Nullable(Type.String()),
+  callSign: Nullable(Type.String()),
+  flag: Nullable(Type.String()),
+  portOfRegistry: Nullable(Type.String()),
+  createdAt: DateTime,
+})
+export type Ship = Static<typeof Ship>
+
+const ShipFields = {
+  name: Name,
+  imoNumber: Type.String({
+    format: 'imo-number',
+    description: '7 digits with a valid IMO check digit; "IMO 9074729" is accepted',
+  }),
+  mmsi: Type.Optional(Short(20)),
+  callSign: Type.Optional(Short(20)),
+  flag: Type.Optional(Short(100)),
+  portOfRegistry: Type.Optional(Short(300)),
+}
+
+export const ShipCreate = Type.Object(ShipFields)
+export const ShipUpdate = Type.Partial(Type.Object(ShipFields))
+export type ShipUpdate = Static<typeof ShipUpdate>
+
+export const ShipPage = Page(Ship)
+export const ShipParams = IdParams('ship_id')
+export const ShipListQuery = ListQuery
