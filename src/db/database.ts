@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { closeSync, promises as fsPromises, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
-import { type Migration, Migrator } from 'kysely/migration'
+import { Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { migrations } from './migrations/index.js'
 import type { DB } from './schema.js'
@@ -115,9 +116,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({
     db,
-    provider: {
-      getMigrations: async (): Promise<Record<string, Migration>> => migrations,
-    },
+    provider: { getMigrations: async () => migrations },
+    // Migrations from parallel branches may land in any order.
+    allowUnorderedMigrations: true,
   })
   const { error, results } = await migrator.migrateToLatest()
   if (error) throw error

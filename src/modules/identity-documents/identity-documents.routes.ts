@@ -1,0 +1,4 @@
+import type { Module } from '../types.js'
+
+// Placeholder: replaced by the feature's routes.
+export const identityDocumentsRoutes: Module = () => {}

@@ -1,0 +1,80 @@
+import { mkdtempSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import type { LightMyRequestResponse } from 'fastify'
+import { inject } from 'vitest'
+import { type App, buildApp } from '../src/app.js'
+import { type Config, loadConfig } from '../src/config.js'
+import { type Database, fromPglite, fromPostgres, pgliteOptions } from '../src/db/database.js'
+
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789'
+
+export interface TestApp {
+  app: App
+  config: Config
+  database: Database
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-test-')),
+    SEAWORTHY_JWT_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  })
+}
+
+/** A database for one test file: a clone of the migrated PGlite image, or the shared PostgreSQL. */
+export async function testDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL
+  if (url) return fromPostgres(url, 5)
+  const image = new Blob([await readFile(inject('pgliteImage'))])
+  return fromPglite(await PGlite.create({ ...pgliteOptions(), loadDataDir: image }))
+}
+
+export async function buildTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const config = testConfig(overrides)
+  const database = await testDatabase()
+  const app = await buildApp({ config, database, logger: false })
+  await app.ready()
+  return { app, config, database }
+}
+
+export interface Reply<T = any> {
+  status: number
+  body: T
+  headers: LightMyRequestResponse['headers']
+  text: string
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT'
+
+/** HTTP through app.inject, as one caller (or anonymously without a token). */
+export function client(app: App, token?: string) {
+  const send = async <T = any>(method: Method, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      ...(body === undefined ? {} : typeof body === 'string' ? { payload: body } : { payload: body as object }),
+    })
+    const text = response.body
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : undefined
+    } catch {
+      // non-JSON bodies stay as text
+    }
+    return { status: response.statusCode, body: parsed as T, headers: response.headers, text }
+  }
+  return {
+    get: <T = any>(url: string, headers?: Record<string, string>) => send<T>('GET', url, undefined, headers),
+    post: <T = any>(url: string, body?: unknown, headers?: Record<string, string>) => send<T>('POST', url, body, headers),
+    patch: <T = any>(url: string, body?: unknown, headers?: Record<string, string>) => send<T>('PATCH', url, body, headers),
+    put: <T = any>(url: string, body?: unknown, headers?: Record<string, string>) => send<T>('PUT', url, body, headers),
+    delete: <T = any>(url: string, headers?: Record<string, string>) => send<T>('DELETE', url, undefined, headers),
+  }
+}
+export type Client = ReturnType<typeof client>

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto'
+import { v7 as uuidv7 } from 'uuid'
+import type { App } from '../src/app.js'
+import type { Db } from '../src/db/database.js'
+import type { Product, Role } from '../src/db/schema.js'
+import { createTokens, hashPassword } from '../src/lib/auth.js'
+import { insertUser } from '../src/modules/users/users.queries.js'
+import { type Client, client, TEST_SECRET } from './app.js'
+
+export const PASSWORD = 'correct horse battery'
+let passwordHash: Promise<string> | undefined
+const tokens = createTokens(TEST_SECRET, 3600)
+
+export interface TestUser {
+  id: string
+  email: string
+  role: Role
+  token: string
+  api: Client
+}
+
+export interface TestOrg {
+  id: string
+  admin: TestUser
+  officeAdmin: TestUser
+  officeEmployee: TestUser
+  crew: TestUser
+  /** Another user of the same organization. */
+  addUser(role: Role, fields?: { firstName?: string; lastName?: string }): Promise<TestUser>
+}
+
+/** A fresh organization with one user of each role: every test owns its own. */
+export async function createOrg(app: App, db: Db, options: { products?: Product[]; name?: string } = {}): Promise<TestOrg> {
+  const id = uuidv7()
+  const products = options.products ?? ['learn', 'crew']
+  await db
+    .insertInto('organizations')
+    .values({ id, name: options.name ?? `Org ${id.slice(-6)}`, domain: null, products })
+    .execute()
+  passwordHash ??= hashPassword(PASSWORD)
+  const hash = await passwordHash
+  const addUser = async (role: Role, fields: { firstName?: string; lastName?: string } = {}): Promise<TestUser> => {
+    const email = `${role}-${randomUUID()}@example.test`
+    const row = await insertUser(db, id, {
+      email,
+      firstName: fields.firstName ?? 'Test',
+      lastName: fields.lastName ?? role,
+      role,
+      passwordHash: hash,
+    })
+    const { token } = await tokens.issue({ sub: row.id, org: id, role, products })
+    return { id: row.id, email, role, token, api: client(app, token) }
+  }
+  const [admin, officeAdmin, officeEmployee, crew] = await Promise.all([
+    addUser('admin'),
+    addUser('office_admin'),
+    addUser('office_employee'),
+    addUser('crew'),
+  ])
+  return { id, admin, officeAdmin, officeEmployee, crew, addUser }
+}
+
+/** Valid IMO numbers (check digit correct), distinct per call. */
+let imoCounter = 100000
+export function nextImo(): string {
+  const base = String(imoCounter++).padStart(6, '0')
+  const check = [...base].reduce((acc, d, i) => acc + Number(d) * (7 - i), 0) % 10
+  return `${base}${check}`
+}
