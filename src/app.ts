@@ -68,7 +68,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRoute', documentErrors)
 
   // An empty JSON body reads as "no body", so body-less actions accept a Content-Type header.
-  app.removeContentTypeParser('application/json')
+  // Only JSON (and the login form) are request bodies here; anything else is a 422 json_invalid.
+  app.removeContentTypeParser(['application/json', 'text/plain'])
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = (body as string).trim()
     if (text === '') return done(null, undefined)

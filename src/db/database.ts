@@ -85,6 +85,7 @@ export function fromPostgres(url: string, poolSize = 10): Database {
   })
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
   return {
     db,

@@ -91,12 +91,13 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens): void
   app.decorateRequest('actor', null as unknown as Actor)
   app.decorateRequest('claims', null as unknown as TokenClaims)
   app.addHook('onRequest', async (request) => {
-    const config = request.routeOptions.config
-    if (config.public || !request.routeOptions.url) return
+    const { config, url } = request.routeOptions
+    // Only the API needs a token; health checks and the API reference are open.
+    if (config.public || !url?.startsWith('/api/')) return
     const claims = await tokens.verify(bearerToken(request))
     request.claims = claims
     request.actor = await loadActor(db, claims)
-    assertRouteAllowed(request.actor, request.routeOptions.url, config.roles)
+    assertRouteAllowed(request.actor, url, config.roles)
   })
 }
 

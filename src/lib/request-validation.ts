@@ -31,15 +31,32 @@ export function registerRequestValidation(app: FastifyInstance): void {
       validate: compileSchema(schema[p.part], p.coerce),
     }))
     if (checks.length === 0) return
+    const flags = booleanFlags(schema.querystring)
     const validateAll = async (request: FastifyRequest) => {
       // An absent body is read as an empty object, so its required fields are each reported.
       if (schema.body && request.body == null) request.body = {}
+      if (flags.length) normalizeFlags(request.query as Record<string, unknown>, flags)
       const issues: ValidationIssue[] = []
       for (const check of checks) issues.push(...runCheck(check.validate, check.read(request), check.loc))
       if (issues.length) throw new ValidationFailed(issues)
     }
     route.preValidation = [...toArray(route.preValidation), validateAll]
   })
+}
+
+/** Query booleans also accept 1/0, which Ajv's coercion does not. */
+function booleanFlags(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> })?.properties ?? {}
+  return Object.entries(properties)
+    .filter(([, p]) => p.type === 'boolean')
+    .map(([name]) => name)
+}
+
+function normalizeFlags(query: Record<string, unknown>, flags: string[]): void {
+  for (const flag of flags) {
+    if (query[flag] === '1') query[flag] = 'true'
+    else if (query[flag] === '0') query[flag] = 'false'
+  }
 }
 
 function runCheck(validate: ValidateFunction, data: unknown, loc: string): ValidationIssue[] {

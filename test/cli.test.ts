@@ -1,0 +1,87 @@
+import { execFile, spawn } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app.js'
+import { runCli, UsageError } from '../src/cli.js'
+import { loadConfig } from '../src/config.js'
+import { DataDirInUse, openDatabase } from '../src/db/database.js'
+import { client, TEST_SECRET } from './app.js'
+
+const run = promisify(execFile)
+const pgUrl = process.env.TEST_DATABASE_URL
+
+/** The environment of one CLI run: the shared PostgreSQL in CI, else a fresh embedded data directory. */
+function cliEnv(): Record<string, string> {
+  const env: Record<string, string> = { DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-cli-')), SEAWORTHY_JWT_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' }
+  if (pgUrl) env.DATABASE_URL = pgUrl
+  return env
+}
+
+async function cli(args: string[], env: Record<string, string>): Promise<string[]> {
+  const lines: string[] = []
+  await runCli(args, { out: (line) => lines.push(line), env })
+  return lines
+}
+
+async function login(env: Record<string, string>, email: string, password: string) {
+  const config = loadConfig(env)
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const app = await buildApp({ config, database, logger: false })
+  const token = await client(app).post('/api/v1/auth/token', { email, password })
+  const me = token.status === 200 ? await client(app, token.body.access_token).get('/api/v1/users/me') : token
+  await app.close()
+  return me
+}
+
+const sleeper = spawn('sleep', ['60'])
+afterAll(() => sleeper.kill())
+
+describe('seaworthy org create', () => {
+  it('prints exactly one JSON object with the new ids, on a brand-new database, and the admin can log in', async () => {
+    const env = cliEnv()
+    const email = `cli-${crypto.randomUUID()}@example.test`
+    const lines = await cli(['org', 'create', '--name', 'Blue Line', '--admin-email', email, '--admin-password', 'cli password 1'], env)
+    expect(lines).toHaveLength(1)
+    const result = JSON.parse(lines[0])
+    expect(Object.keys(result)).toEqual(['organizationId', 'adminUserId'])
+    const me = await login(env, email, 'cli password 1')
+    expect(me.status).toBe(200)
+    expect(me.body.user).toMatchObject({ id: result.adminUserId, organizationId: result.organizationId, role: 'admin', email })
+    expect(me.body.organization.name).toBe('Blue Line')
+  })
+
+  it('sets the products with --products and refuses unknown ones', async () => {
+    const env = cliEnv()
+    const email = `cli-${crypto.randomUUID()}@example.test`
+    await cli(['org', 'create', '--name', 'Learn Only', '--admin-email', email, '--admin-password', 'cli password 2', '--products', 'learn'], env)
+    const config = loadConfig(env)
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+    const org = await database.db.selectFrom('users').innerJoin('organizations', 'organizations.id', 'users.organization_id').select('products').where('email', '=', email).executeTakeFirstOrThrow()
+    await database.close()
+    expect(org.products).toEqual(['learn'])
+    await expect(cli(['org', 'create', '--name', 'X', '--admin-email', 'x@example.test', '--admin-password', 'long enough', '--products', 'fleet'], env)).rejects.toThrow(UsageError)
+    await expect(cli(['org', 'create', '--name', 'X'], env)).rejects.toThrow(UsageError)
+  })
+
+  it('runs as the package binary and prints only JSON on stdout', async () => {
+    const env = cliEnv()
+    const email = `bin-${crypto.randomUUID()}@example.test`
+    const { stdout } = await run('node', ['bin/seaworthy.js', 'org', 'create', '--name', 'Bin Org', '--admin-email', email, '--admin-password', 'bin password'], {
+      env: { ...process.env, ...env },
+    })
+    expect(JSON.parse(stdout)).toEqual({ organizationId: expect.any(String), adminUserId: expect.any(String) })
+    expect(stdout.trim().split('\n')).toHaveLength(1)
+  })
+})
+
+describe.runIf(!pgUrl)('the embedded data directory', () => {
+  it('refuses clearly, without touching it, while another live process holds it', async () => {
+    const env = cliEnv()
+    writeFileSync(join(env.DATA_DIR, 'seaworthy.lock'), String(sleeper.pid))
+    await expect(cli(['migrate'], env)).rejects.toThrow(DataDirInUse)
+    await expect(cli(['migrate'], env)).rejects.toThrow(/in use by another Seaworthy process/)
+  })
+})
