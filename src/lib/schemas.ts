@@ -15,7 +15,7 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>(widened)
 }
 
-export const ErrorBody = Type.Object({ detail: Type.String() }, { $id: 'ErrorBody', title: 'ErrorBody' })
+export const ErrorBody = Type.Object({ detail: Type.String() }, { title: 'ErrorBody' })
 export const ValidationErrorBody = Type.Object(
   {
     detail: Type.Array(
