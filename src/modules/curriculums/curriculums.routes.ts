@@ -1,4 +1,110 @@
+import { ADMIN } from '../../lib/access.js'
+import { notFound } from '../../lib/errors.js'
+import { NoContent } from '../../lib/schemas.js'
 import type { Module } from '../types.js'
+import {
+  addCourse,
+  assertReachable,
+  deleteCurriculum,
+  findCurriculum,
+  insertCurriculum,
+  listCurriculums,
+  removeCourse,
+  updateCurriculum,
+} from './curriculums.queries.js'
+import {
+  AddCourseQuery,
+  Curriculum,
+  CurriculumCourseParams,
+  CurriculumCreate,
+  CurriculumListQuery,
+  CurriculumPage,
+  CurriculumParams,
+  CurriculumUpdate,
+} from './curriculums.schemas.js'
 
-// Placeholder: replaced by the feature's routes.
-export const curriculumsRoutes: Module = () => {}
+const tags = ['curriculums']
+const BASE = '/api/v1/learn/curriculums'
+
+const orNotFound = (curriculum: Curriculum | undefined): Curriculum => {
+  if (!curriculum) throw notFound('Curriculum')
+  return curriculum
+}
+
+/** Omitted fields stay as they are; a null description is the empty one. */
+function toChanges(body: CurriculumUpdate): { title?: string; description?: string } {
+  const changes: { title?: string; description?: string } = {}
+  if (body.title !== undefined) changes.title = body.title
+  if (body.description !== undefined) changes.description = body.description ?? ''
+  return changes
+}
+
+export const curriculumsRoutes: Module = (app, { db }) => {
+  app.post(
+    BASE,
+    { config: { roles: ADMIN }, schema: { tags, body: CurriculumCreate, response: { 201: Curriculum } } },
+    async (request, reply) => {
+      const { title, description } = request.body
+      return reply.status(201).send(await insertCurriculum(db, request.actor.orgId, { title, description: description ?? '' }))
+    },
+  )
+
+  app.get(BASE, { schema: { tags, querystring: CurriculumListQuery, response: { 200: CurriculumPage } } }, async (request) =>
+    listCurriculums(db, request.actor.orgId, request.query),
+  )
+
+  app.get(`${BASE}/:curriculum_id`, { schema: { tags, params: CurriculumParams, response: { 200: Curriculum } } }, async (request) =>
+    orNotFound(await findCurriculum(db, request.actor.orgId, request.params.curriculum_id)),
+  )
+
+  app.patch(
+    `${BASE}/:curriculum_id`,
+    { config: { roles: ADMIN }, schema: { tags, params: CurriculumParams, body: CurriculumUpdate, response: { 200: Curriculum } } },
+    async (request) => orNotFound(await updateCurriculum(db, request.actor.orgId, request.params.curriculum_id, toChanges(request.body))),
+  )
+
+  app.delete(
+    `${BASE}/:curriculum_id`,
+    { config: { roles: ADMIN }, schema: { tags, params: CurriculumParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      if (!(await deleteCurriculum(db, request.actor.orgId, request.params.curriculum_id))) throw notFound('Curriculum')
+      return reply.status(204).send(null)
+    },
+  )
+
+  app.post(
+    `${BASE}/:curriculum_id/courses`,
+    {
+      config: { roles: ADMIN },
+      schema: {
+        tags,
+        summary: 'Add a course (idempotent)',
+        params: CurriculumParams,
+        querystring: AddCourseQuery,
+        response: { 200: Curriculum },
+      },
+    },
+    async (request) => {
+      const { orgId } = request.actor
+      const { curriculum_id } = request.params
+      await assertReachable(db, orgId, curriculum_id, request.query.course_id)
+      await addCourse(db, orgId, curriculum_id, request.query.course_id)
+      return orNotFound(await findCurriculum(db, orgId, curriculum_id))
+    },
+  )
+
+  app.delete(
+    `${BASE}/:curriculum_id/courses/:course_id`,
+    {
+      config: { roles: ADMIN },
+      schema: { tags, summary: 'Remove a course (idempotent)', params: CurriculumCourseParams, response: { 200: Curriculum } },
+    },
+    async (request) => {
+      const { orgId } = request.actor
+      const { curriculum_id, course_id } = request.params
+      await assertReachable(db, orgId, curriculum_id, course_id)
+      await removeCourse(db, orgId, curriculum_id, course_id)
+      return orNotFound(await findCurriculum(db, orgId, curriculum_id))
+    },
+  )
+}

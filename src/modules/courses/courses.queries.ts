@@ -1,0 +1,109 @@
+import { type Selectable, sql } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { Db } from '../../db/database.js'
+import type { CoursesTable } from '../../db/schema.js'
+import { iso } from '../../lib/dates.js'
+import { conflict } from '../../lib/errors.js'
+import { newestFirstPage } from '../../lib/pagination.js'
+import type { ListQuery } from '../../lib/schemas.js'
+import { containsPattern } from '../../lib/search.js'
+import type { Course, CourseDetail } from './courses.schemas.js'
+
+type CourseRow = Selectable<CoursesTable>
+
+export const toCourse = (row: CourseRow): Course => ({
+  id: row.id,
+  organization_id: row.organization_id,
+  s3_path: row.s3_path,
+  launch_file: row.launch_file,
+  title: row.title,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+  description: row.description,
+})
+
+export interface CourseColumns {
+  s3_path?: string
+  launch_file?: string
+  title?: string
+  description?: string | null
+}
+
+export function insertCourse(db: Db, orgId: string, course: CourseColumns & { s3_path: string; launch_file: string; title: string }) {
+  return db
+    .insertInto('courses')
+    .values({ id: uuidv7(), organization_id: orgId, ...course })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export function findCourse(db: Db, orgId: string, courseId: string) {
+  return db.selectFrom('courses').selectAll().where('organization_id', '=', orgId).where('id', '=', courseId).executeTakeFirst()
+}
+
+export function updateCourse(db: Db, orgId: string, courseId: string, changes: CourseColumns) {
+  if (Object.keys(changes).length === 0) return findCourse(db, orgId, courseId)
+  return db
+    .updateTable('courses')
+    .set({ ...changes, updated_at: new Date() })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', courseId)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/**
+ * Deletes a course with its curriculum places, assignment links and untried registrations (the
+ * foreign keys cascade). A course with any attempt keeps its history: 409. The course row is locked
+ * first so no registration can be added meanwhile, and the registrations are locked so an attempt
+ * being recorded right now is waited for and seen.
+ */
+export function deleteCourse(db: Db, orgId: string, courseId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const course = await trx
+      .selectFrom('courses')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where('id', '=', courseId)
+      .forUpdate()
+      .executeTakeFirst()
+    if (!course) return false
+    const locked = trx.selectFrom('registrations').select('attempt_count').where('course_id', '=', courseId).forUpdate()
+    const result = await trx
+      .selectFrom(locked.as('r'))
+      .select(sql<boolean>`coalesce(max(r.attempt_count), 0) > 0`.as('tried'))
+      .executeTakeFirstOrThrow()
+    if (result.tried) throw conflict('The course has registrations with attempts; their history cannot be deleted')
+    await trx.deleteFrom('courses').where('organization_id', '=', orgId).where('id', '=', courseId).execute()
+    return true
+  })
+}
+
+/** Newest first; the enrollment count comes from the per-course counters in the same statement. */
+export function listCourses(db: Db, orgId: string, query: ListQuery) {
+  let filtered = db
+    .selectFrom('courses')
+    .leftJoin('course_stats', 'course_stats.course_id', 'courses.id')
+    .where('courses.organization_id', '=', orgId)
+  if (query.search) filtered = filtered.where('courses.title', 'ilike', containsPattern(query.search))
+  return newestFirstPage(
+    filtered,
+    (qb) =>
+      qb.select([
+        'courses.id',
+        'courses.title',
+        'courses.description',
+        'courses.created_at',
+        sql<number>`coalesce(course_stats.enrollments, 0)`.as('enrollment_count'),
+      ]),
+    'courses',
+    query,
+    (row): CourseDetail => ({
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      createdAt: iso(row.created_at),
+      enrollmentCount: row.enrollment_count,
+    }),
+  )
+}

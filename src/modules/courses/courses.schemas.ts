@@ -1,0 +1,58 @@
+import Type, { type Static } from 'typebox'
+import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
+import { registerFormat } from '../../lib/validation.js'
+
+/**
+ * The launch file is opened inside the course package: a relative path that cannot climb out of it
+ * (no leading slash, no drive letter or URL scheme, no `..` segment; `\` counts as a separator).
+ */
+export const isPackageRelative = (path: string) =>
+  !/^[/\\]/.test(path) && !/^[a-z][a-z0-9+.-]*:/i.test(path) && !path.split(/[/\\]/).includes('..')
+
+registerFormat(
+  'package-relative-path',
+  isPackageRelative,
+  "Value must be a relative path inside the course package (no leading '/', no '..')",
+)
+
+// The course creation request and response, and one course, are snake_case on the wire (DECISIONS §1).
+export const Course = Type.Object({
+  id: Uuid,
+  organization_id: Uuid,
+  s3_path: Type.String(),
+  launch_file: Type.String(),
+  title: Type.String(),
+  created_at: DateTime,
+  updated_at: DateTime,
+  description: Nullable(Type.String()),
+})
+export type Course = Static<typeof Course>
+
+const CourseFields = {
+  organization_id: Uuid,
+  s3_path: Type.String({ minLength: 1, maxLength: 1024 }),
+  launch_file: Type.String({ minLength: 1, maxLength: 512, format: 'package-relative-path' }),
+  title: Type.String({ minLength: 1, maxLength: 300 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+}
+
+export const CourseCreate = Type.Object(CourseFields)
+export type CourseCreate = Static<typeof CourseCreate>
+
+/** Every field optional; `organization_id`, when sent, must still be the caller's (a course never moves). */
+export const CourseUpdate = Type.Partial(Type.Object(CourseFields))
+export type CourseUpdate = Static<typeof CourseUpdate>
+
+/** The list item (CourseDetailDTO) is camelCase. */
+export const CourseDetail = Type.Object({
+  id: Uuid,
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  createdAt: DateTime,
+  enrollmentCount: Type.Integer({ default: 0 }),
+})
+export type CourseDetail = Static<typeof CourseDetail>
+
+export const CoursePage = Page(CourseDetail)
+export const CourseListQuery = ListQuery
+export const CourseParams = IdParams('course_id')
