@@ -1,0 +1,81 @@
+// Runs one scenario with autocannon and prints its figures as one JSON line. It runs in its own
+// process so that generating load does not share an event loop with the harness.
+import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import autocannon from 'autocannon'
+
+export interface LoadRequest {
+  method: 'GET' | 'POST' | 'PATCH'
+  path: string
+  /** JSON text; every `{{uuid}}` becomes a fresh UUID on each request. */
+  body?: string
+}
+
+export interface LoadSpec {
+  url: string
+  connections: number
+  duration: number
+  headers: Record<string, string>
+  requests: LoadRequest[]
+}
+
+export interface LoadResult {
+  requests: number
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  timeouts: number
+  non2xx: number
+  statusCodes: Record<string, number>
+}
+
+const FRESH = /\{\{uuid\}\}/g
+
+function run(spec: LoadSpec): Promise<LoadResult> {
+  // One counter across all connections walks the pool, so concurrent requests touch different rows.
+  let next = 0
+  const setupRequest = (request: any) => {
+    const item = spec.requests[next++ % spec.requests.length]
+    request.method = item.method
+    request.path = item.path
+    request.body = item.body?.replace(FRESH, () => randomUUID())
+    if (item.body) request.headers['content-type'] = 'application/json'
+    return request
+  }
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: spec.url,
+        connections: spec.connections,
+        duration: spec.duration,
+        headers: spec.headers,
+        // Latencies of failed requests count too: a fast 404 must not look like a fast page.
+        excludeErrorStats: false,
+        requests: [{ setupRequest }],
+      },
+      (error: Error | null, result: any) => {
+        if (error) return reject(error)
+        resolve({
+          requests: result.latency.totalCount,
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          non2xx: result.non2xx,
+          statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]: [string, any]) => [code, s.count])),
+        })
+      },
+    )
+  })
+}
+
+const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadSpec
+run(spec).then(
+  (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,99 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { LoadResult } from './load.js'
+
+export interface Row {
+  name: string
+  title: string
+  /** Absent when the scenario could not be prepared (see note). */
+  result?: LoadResult
+  rssMb: number
+  note?: string
+}
+
+export interface Target {
+  goal: string
+  met: boolean
+  detail: string
+}
+
+const RSS_LIMIT_MB = 300
+const clean = (row?: Row) => !!row?.result && row.result.errors === 0 && row.result.non2xx === 0
+const fmt = (n: number, digits = 0) => n.toFixed(digits)
+
+/** A ratio between scenarios only means something when both answered 2xx throughout. */
+function ratio(goal: string, rows: Row[], names: [string, string], measure: (a: LoadResult, b: LoadResult) => [boolean, string]): Target {
+  const [a, b] = names.map((name) => rows.find((row) => row.name === name))
+  if (!a || !b) return { goal, met: false, detail: `not run (${names.join(', ')})` }
+  if (!clean(a) || !clean(b)) {
+    const failing = [a, b].filter((row) => !clean(row)).map((row) => row.name)
+    return { goal, met: false, detail: `scenario failing: ${failing.join(', ')}` }
+  }
+  const [met, detail] = measure(a.result as LoadResult, b.result as LoadResult)
+  return { goal, met, detail }
+}
+
+export function evaluateTargets(rows: Row[], rssHighWaterMb: number): Target[] {
+  const failing = rows.filter((row) => !clean(row)).map((row) => row.name)
+  return [
+    ratio('list courses first page ≥ 35 % of baseline req/s', rows, ['courses-first', 'baseline'], (first, base) => {
+      const share = (100 * first.rps) / base.rps
+      return [share >= 35, `${fmt(share, 1)} % (${fmt(first.rps)} of ${fmt(base.rps)} req/s)`]
+    }),
+    ratio('100 pages deep p99 ≤ 1.3 × first page p99', rows, ['courses-deep', 'courses-first'], (deep, first) => [
+      deep.p99 <= 1.3 * first.p99,
+      `${deep.p99} ms vs ${first.p99} ms (${fmt(deep.p99 / first.p99, 2)} ×)`,
+    ]),
+    ratio('search p99 ≤ 3 × first page p99', rows, ['courses-search', 'courses-first'], (search, first) => [
+      search.p99 <= 3 * first.p99,
+      `${search.p99} ms vs ${first.p99} ms (${fmt(search.p99 / first.p99, 2)} ×)`,
+    ]),
+    ratio('course difficulty p99 ≤ 3 × first page p99', rows, ['course-difficulty', 'courses-first'], (difficulty, first) => [
+      difficulty.p99 <= 3 * first.p99,
+      `${difficulty.p99} ms vs ${first.p99} ms (${fmt(difficulty.p99 / first.p99, 2)} ×)`,
+    ]),
+    ratio('bulk update 1000 ids p50 ≤ 10 × 10 ids p50', rows, ['bulk-update-1000', 'bulk-update-10'], (big, small) => [
+      big.p50 <= 10 * small.p50,
+      `${big.p50} ms vs ${small.p50} ms (${fmt(big.p50 / Math.max(small.p50, 1), 1)} ×)`,
+    ]),
+    {
+      goal: 'zero errors and zero non-2xx in every scenario',
+      met: failing.length === 0,
+      detail: failing.length === 0 ? 'all clean' : `failing: ${failing.join(', ')}`,
+    },
+    { goal: `server RSS ≤ ${RSS_LIMIT_MB} MB`, met: rssHighWaterMb <= RSS_LIMIT_MB, detail: `peak (VmHWM) ${rssHighWaterMb} MB` },
+  ]
+}
+
+function statusSummary(row: Row): string {
+  if (!row.result) return row.note ?? ''
+  const codes = Object.entries(row.result.statusCodes)
+    .map(([code, count]) => `${code}×${count}`)
+    .join(' ')
+  return [codes, row.note].filter(Boolean).join('; ')
+}
+
+/** A Markdown table: readable in the terminal and pasted as is into docs/performance.md. */
+export function renderTable(rows: Row[]): string {
+  const baseline = rows.find((row) => row.name === 'baseline')?.result?.rps
+  const lines = [
+    '| scenario | req/s | % of baseline | p50 ms | p99 ms | errors | non-2xx | peak RSS MB | responses |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|---|',
+  ]
+  for (const row of rows) {
+    const r = row.result
+    const share = r && baseline ? `${fmt((100 * r.rps) / baseline, 1)} %` : '–'
+    const cells = r ? [fmt(r.rps), share, r.p50, r.p99, r.errors, r.non2xx] : ['–', '–', '–', '–', '–', '–']
+    lines.push(`| ${row.title} | ${cells.join(' | ')} | ${row.rssMb} | ${statusSummary(row)} |`)
+  }
+  return lines.join('\n')
+}
+
+export function renderTargets(targets: Target[]): string {
+  return targets.map((t) => `- [${t.met ? 'x' : ' '}] ${t.met ? 'met' : 'NOT met'}: ${t.goal} — ${t.detail}`).join('\n')
+}
+
+export function writeResults(file: string, data: unknown): void {
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`)
+}

@@ -1,0 +1,150 @@
+// `npm run bench`: seeds (or re-uses) the bench database, serves the production build and loads
+// each scenario from a separate process. Exits 0 when it ran, whatever the targets say.
+import { spawn } from 'node:child_process'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { createTokens } from '../src/lib/auth.js'
+import { loadFixtures } from './fixtures.js'
+import type { LoadRequest, LoadResult, LoadSpec } from './load.js'
+import { evaluateTargets, type Row, renderTable, renderTargets, writeResults } from './report.js'
+import { type Api, type Scenario, scenarios } from './scenarios.js'
+import { plan, seed } from './seed.js'
+import { type Server, startServer } from './server.js'
+
+const env = process.env
+const settings = {
+  databaseUrl: env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/seaworthy_bench',
+  scale: Number(env.SCALE || 1),
+  duration: Number(env.BENCH_DURATION || 10),
+  connections: Number(env.BENCH_CONNECTIONS || 32),
+  only: env.BENCH_ONLY ? env.BENCH_ONLY.split(',') : null,
+}
+const RESULTS = 'bench/results/latest.json'
+const workDir = mkdtempSync(join(tmpdir(), 'seaworthy-bench-'))
+
+function runLoad(spec: LoadSpec, name: string): Promise<LoadResult> {
+  const file = join(workDir, `${name}.json`)
+  writeFileSync(file, JSON.stringify(spec))
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', file], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+    })
+    child.on('error', reject)
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load process for ${name} exited with ${code}`))))
+  })
+}
+
+/** One request before the load: when it is not a 2xx, its answer explains the failures in the table. */
+async function probe(server: Server, headers: Record<string, string>, request: LoadRequest): Promise<string | undefined> {
+  const response = await fetch(server.url + request.path, {
+    method: request.method,
+    headers: request.body ? { ...headers, 'content-type': 'application/json' } : headers,
+    body: request.body?.replaceAll('{{uuid}}', randomUUID()),
+  })
+  const text = await response.text()
+  return response.ok ? undefined : `probe ${response.status}: ${text.slice(0, 160)}`
+}
+
+async function runScenario(server: Server, headers: Record<string, string>, api: Api, scenario: Scenario): Promise<Row> {
+  const row: Row = { name: scenario.name, title: scenario.title, rssMb: 0 }
+  let requests: LoadRequest[]
+  try {
+    requests = await scenario.prepare(api)
+    row.note = await probe(server, headers, requests[0])
+  } catch (error) {
+    row.note = `not run: ${error instanceof Error ? error.message : error}`
+    return row
+  }
+  const spec: LoadSpec = { url: server.url, connections: settings.connections, duration: settings.duration, headers, requests }
+  server.takePeakRss()
+  row.result = await runLoad(spec, scenario.name)
+  row.rssMb = server.takePeakRss()
+  const r = row.result
+  console.log(`  ${scenario.name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}`)
+  return row
+}
+
+function withoutPassword(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.password) parsed.password = '***'
+  return parsed.toString()
+}
+
+function machine(postgres: string) {
+  return {
+    nproc: cpus().length,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    postgres,
+  }
+}
+
+async function main(): Promise<void> {
+  for (const [name, value] of Object.entries({
+    SCALE: settings.scale,
+    BENCH_DURATION: settings.duration,
+    BENCH_CONNECTIONS: settings.connections,
+  })) {
+    if (!(value > 0)) throw new Error(`${name} must be a positive number`)
+  }
+  const startedAt = new Date().toISOString()
+  const seeded = await seed(settings.databaseUrl, settings.scale)
+  const fixtures = await loadFixtures(settings.databaseUrl, seeded.orgId, seeded.adminId)
+  const secret = randomBytes(48).toString('base64url')
+  const { token } = await createTokens(secret, 6 * 3600).issue({
+    sub: seeded.adminId,
+    org: seeded.orgId,
+    role: 'admin',
+    products: ['learn', 'crew'],
+  })
+  const headers = { authorization: `Bearer ${token}` }
+  const list = scenarios(fixtures).filter((s) => !settings.only || s.name === 'baseline' || settings.only.includes(s.name))
+  const server = await startServer(settings.databaseUrl, secret)
+  const rows: Row[] = []
+  let highWaterMb = 0
+  let serverErrors: string[] = []
+  try {
+    const api: Api = async (path) => {
+      const response = await fetch(server.url + path, { headers })
+      return { status: response.status, body: await response.json().catch(() => null) }
+    }
+    // A short unrecorded run first, so that the baseline does not pay for the JIT warming up.
+    await runLoad(
+      { url: server.url, connections: settings.connections, duration: 3, headers, requests: [{ method: 'GET', path: '/healthz' }] },
+      'warmup',
+    )
+    console.log(`Load: ${settings.duration} s × ${settings.connections} connections per scenario, server pid ${server.pid}`)
+    for (const scenario of list) rows.push(await runScenario(server, headers, api, scenario))
+    highWaterMb = server.highWaterMark()
+    serverErrors = server.loggedErrors()
+  } finally {
+    await server.stop()
+  }
+  const targets = evaluateTargets(rows, highWaterMb)
+  console.log(`\n${renderTable(rows)}\n\nTargets:\n${renderTargets(targets)}\n`)
+  if (serverErrors.length > 0) console.log(`Errors the server logged:\n${serverErrors.map((e) => `- ${e}`).join('\n')}\n`)
+  writeResults(RESULTS, {
+    startedAt,
+    settings: { ...settings, databaseUrl: withoutPassword(settings.databaseUrl) },
+    machine: machine(seeded.postgres),
+    seed: seeded,
+    volumesOfLargestOrg: plan(settings.scale)[0],
+    serverRssHighWaterMb: highWaterMb,
+    rows,
+    targets,
+    serverErrors,
+  })
+  console.log(`Wrote ${RESULTS}`)
+}
+
+main()
+  .catch((error) => {
+    console.error('The benchmark could not run:', error instanceof Error ? error.message : error)
+    process.exitCode = 1
+  })
+  .finally(() => rmSync(workDir, { recursive: true, force: true }))
