@@ -74,7 +74,8 @@ describe('bearer tokens', () => {
       .setSubject(org.admin.id)
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'))
-    for (const headers of [{}, { authorization: 'Bearer garbage' }, { authorization: `Bearer ${forged}` }, { authorization: 'Basic abc' }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer garbage' }, { authorization: `Bearer ${forged}` }, { authorization: 'Basic abc' }]
+    for (const headers of attempts) {
       const res = await anonymous().get('/api/v1/users/me', headers)
       expect(res.status).toBe(401)
       expect(res.headers['www-authenticate']).toBe('Bearer')
