@@ -1,4 +1,52 @@
+import { v7 as uuidv7 } from 'uuid'
+import type { Actor } from '../../lib/access.js'
+import { notFound } from '../../lib/errors.js'
 import type { Module } from '../types.js'
+import { embeddedStorageRoutes } from './uploads.embedded.js'
+import { findUpload, insertUpload } from './uploads.queries.js'
+import { PresignedUpload, Upload, UploadIntent, UploadParams } from './uploads.schemas.js'
+import { finalizeUpload, incomingKey, toUpload } from './uploads.service.js'
 
-// Placeholder: replaced by the feature's routes.
-export const uploadsRoutes: Module = () => {}
+const tags = ['uploads']
+
+export const uploadsRoutes: Module = async (app, deps) => {
+  const { db, storage, config } = deps
+  const expiresAt = () => new Date(Date.now() + config.uploadUrlTtlSeconds * 1000)
+
+  // Crew reach only their own uploads; anyone else's is the same 404 as a missing one.
+  const findVisible = async (actor: Actor, uploadId: string) => {
+    const row = await findUpload(db, actor.orgId, uploadId, actor.role === 'crew' ? actor.userId : undefined)
+    if (!row) throw notFound('Upload')
+    return row
+  }
+
+  app.post(
+    '/api/v1/shared/uploads/intent',
+    { schema: { tags, summary: 'Start an upload', body: UploadIntent(config.uploadMaxBytes), response: { 201: PresignedUpload } } },
+    async (request, reply) => {
+      const { actor, body } = request
+      const id = uuidv7()
+      const key = incomingKey(actor.orgId, id)
+      await insertUpload(db, actor.orgId, { ...body, id, userId: actor.userId, storageKey: key })
+      const presignedPost = storage.presignPost(key, { contentType: body.mime, size: body.size, expiresAt: expiresAt() })
+      return reply.status(201).send({ uploadId: id, presignedPost })
+    },
+  )
+
+  app.post(
+    '/api/v1/shared/uploads/:upload_id/finalize',
+    { schema: { tags, summary: 'Finish an upload and process it', params: UploadParams, response: { 200: Upload } } },
+    async (request) => {
+      const row = await findVisible(request.actor, request.params.upload_id)
+      return toUpload(await finalizeUpload(db, storage, row), storage, expiresAt())
+    },
+  )
+
+  app.get(
+    '/api/v1/shared/uploads/:upload_id',
+    { schema: { tags, summary: 'An upload, with a download link once ready', params: UploadParams, response: { 200: Upload } } },
+    async (request) => toUpload(await findVisible(request.actor, request.params.upload_id), storage, expiresAt()),
+  )
+
+  await embeddedStorageRoutes(app, deps)
+}
