@@ -1,4 +1,20 @@
+import { ADMIN } from '../../lib/access.js'
 import type { Module } from '../types.js'
+import { courseDifficultyQuery } from './analytics.queries.js'
+import { CourseDifficultyList, CourseDifficultyQuery } from './analytics.schemas.js'
 
-// Placeholder: replaced by the feature's routes.
-export const analyticsRoutes: Module = () => {}
+export const analyticsRoutes: Module = (app, { db }) => {
+  app.get(
+    '/api/v1/learn/admin/analytics/course-difficulty',
+    {
+      config: { roles: ADMIN },
+      schema: {
+        tags: ['analytics'],
+        summary: 'Course difficulty, hardest first',
+        querystring: CourseDifficultyQuery,
+        response: { 200: CourseDifficultyList },
+      },
+    },
+    async (request) => ({ data: await courseDifficultyQuery(db, request.actor.orgId, request.query.limit).execute() }),
+  )
+}

@@ -1,0 +1,49 @@
+import Type, { type Static } from 'typebox'
+import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
+
+// The Registration object is snake_case on the wire (DECISIONS §1).
+export const RegistrationStatus = Type.Enum(['not_started', 'in_progress', 'passed', 'failed'])
+
+export const Registration = Type.Object({
+  id: Uuid,
+  assignment_id: Uuid,
+  course_id: Uuid,
+  status: RegistrationStatus,
+  created_at: DateTime,
+  updated_at: DateTime,
+  completed_at: Nullable(DateTime),
+  score_percent: Nullable(Type.Integer()),
+  time_spent_seconds: Type.Integer(),
+  attempt_count: Type.Integer(),
+  user_name: Type.Optional(Type.String({ description: 'Only with expand=true' })),
+  course_title: Type.Optional(Type.String({ description: 'Only with expand=true' })),
+  ship_name: Type.Optional(Type.String({ description: 'Only with expand=true' })),
+})
+export type Registration = Static<typeof Registration>
+
+const Expand = Type.Boolean({ default: false, description: 'Adds user_name, course_title and ship_name' })
+
+export const RegistrationListQuery = Type.Object({
+  ...ListQuery.properties,
+  assignment_id: Type.Optional(Uuid),
+  course_id: Type.Optional(Uuid),
+  status: Type.Optional(RegistrationStatus),
+  expand: Expand,
+})
+export type RegistrationListQuery = Static<typeof RegistrationListQuery>
+
+export const RegistrationQuery = Type.Object({ expand: Expand })
+export const RegistrationPage = Page(Registration)
+export const RegistrationParams = IdParams('registration_id')
+
+// The int4 column's range: totals saturate there rather than fail (see attempts.queries.ts).
+export const MAX_SECONDS = 2_147_483_647
+
+export const AttemptCreate = Type.Object({
+  attemptId: Type.String({ format: 'uuid', description: 'Chosen by the client; a replay of the same id is recorded once' }),
+  passed: Type.Boolean(),
+  score_percent: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100 }))),
+  time_spent_seconds: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_SECONDS }))),
+  finished_at: Type.Optional(Nullable(DateTime)),
+})
+export type AttemptCreate = Static<typeof AttemptCreate>

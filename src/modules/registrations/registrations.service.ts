@@ -1,0 +1,26 @@
+import type { Db } from '../../db/database.js'
+import { conflict, notFound } from '../../lib/errors.js'
+import { recordAttempt, sameAttempt } from './attempts.queries.js'
+import type { RegistrationRow } from './registrations.queries.js'
+import type { AttemptCreate } from './registrations.schemas.js'
+
+/**
+ * An attempt is recorded once per attemptId (ships retry over poor links): a replay with the same
+ * content answers with the registration unchanged, one with different content is a conflict.
+ */
+export async function submitAttempt(
+  db: Db,
+  orgId: string,
+  registrationId: string,
+  ownerId: string | undefined,
+  attempt: AttemptCreate,
+): Promise<{ registration: RegistrationRow; created: boolean }> {
+  const result = await recordAttempt(db, orgId, registrationId, ownerId, attempt)
+  if (!result) throw notFound('Registration')
+  const { created, ...registration } = result
+  if (created) return { registration, created }
+  const same = await sameAttempt(db, orgId, registrationId, attempt)
+  if (same === undefined) throw notFound('Registration')
+  if (!same) throw conflict('This attemptId was already recorded with different content')
+  return { registration, created }
+}
