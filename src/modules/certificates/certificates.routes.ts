@@ -1,4 +1,4 @@
-import type { Module } from '../types.js'
+import { expiringRoutes } from '../verifications/expiring.routes.js'
+import { certificates } from './certificates.schemas.js'
 
-// Placeholder: replaced by the feature's routes.
-export const certificatesRoutes: Module = () => {}
+export const certificatesRoutes = expiringRoutes(certificates)

@@ -1,4 +1,4 @@
-import type { Module } from '../types.js'
+import { expiringRoutes } from '../verifications/expiring.routes.js'
+import { identityDocuments } from './identity-documents.schemas.js'
 
-// Placeholder: replaced by the feature's routes.
-export const identityDocumentsRoutes: Module = () => {}
+export const identityDocumentsRoutes = expiringRoutes(identityDocuments)

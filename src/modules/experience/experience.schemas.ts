@@ -1,0 +1,46 @@
+import Type, { type Static } from 'typebox'
+import { DateString, DateTime, IdParams, Nullable, Uuid } from '../../lib/schemas.js'
+import type { RecordKind } from '../verifications/records.js'
+import { Notes, Text300 } from '../verifications/records.schemas.js'
+import { Verification } from '../verifications/verifications.schemas.js'
+
+export const Experience = Type.Object(
+  {
+    id: Uuid,
+    companyName: Type.String(),
+    position: Type.String(),
+    shipType: Nullable(Type.String()),
+    startDate: DateString,
+    endDate: Nullable(DateString),
+    notes: Nullable(Type.String()),
+    verification: Nullable(Verification),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { title: 'Experience' },
+)
+export type Experience = Static<typeof Experience>
+
+const ExperienceFields = {
+  companyName: Text300,
+  position: Text300,
+  shipType: Type.Optional(Nullable(Text300)),
+  startDate: DateString,
+  endDate: Type.Optional(Nullable(Type.String({ format: 'date', description: 'null: the current position' }))),
+  notes: Type.Optional(Notes),
+}
+
+export const ExperienceCreate = Type.Object(ExperienceFields, { title: 'ExperienceCreate' })
+export const ExperienceUpdate = Type.Partial(Type.Object(ExperienceFields), { title: 'ExperienceUpdate' })
+export type ExperienceUpdate = Static<typeof ExperienceUpdate>
+
+export const ExperienceParams = IdParams('experience_id')
+
+export const experienceKind: RecordKind = {
+  table: 'experiences',
+  target: 'experience',
+  label: 'Experience',
+  tag: 'experience',
+  path: 'experience',
+  param: 'experience_id',
+}

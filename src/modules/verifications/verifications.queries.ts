@@ -1,0 +1,198 @@
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely'
+import type { Db } from '../../db/database.js'
+import type { DB, VerificationStatus, VerificationsTable, VerificationTarget } from '../../db/schema.js'
+import { isoOrNull } from '../../lib/dates.js'
+import { afterCursor, decodeCursor, toPage } from '../../lib/pagination.js'
+import { containsPattern } from '../../lib/search.js'
+import type { ProfileState, ReviewQueueItem, ReviewQueueQuery, Verification } from './verifications.schemas.js'
+
+export type VerificationRow = Selectable<VerificationsTable>
+export interface Target {
+  type: VerificationTarget
+  id: string
+}
+
+/** The columns a move sets; submitted_at only on a move to pending. */
+export type VerificationFields = Pick<VerificationRow, 'status' | 'rejection_reason' | 'reviewed_at' | 'reviewer_user_id'> & {
+  submitted_at?: Date | null
+}
+
+export interface MoveEvent {
+  action: string
+  actorUserId: string
+  reason: string | null
+}
+
+type VerificationColumns = Pick<VerificationRow, 'target_type' | 'target_id' | 'status' | 'rejection_reason' | 'reviewed_at'>
+
+export const toVerification = (row: VerificationColumns): Verification => ({
+  targetType: row.target_type,
+  targetId: row.target_id,
+  status: row.status,
+  rejectionReason: row.rejection_reason,
+  reviewedAt: isoOrNull(row.reviewed_at),
+})
+
+const toQueueItem = (row: VerificationRow): ReviewQueueItem => ({
+  ...toVerification(row),
+  userId: row.user_id,
+  submittedAt: isoOrNull(row.submitted_at),
+})
+
+export async function orgUserExists(db: Db, orgId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst()
+  return row !== undefined
+}
+
+async function insertEvent(
+  trx: Db,
+  orgId: string,
+  target: Target,
+  from: VerificationStatus | null,
+  to: VerificationStatus,
+  event: MoveEvent,
+) {
+  await trx
+    .insertInto('verification_events')
+    .values({
+      organization_id: orgId,
+      target_type: target.type,
+      target_id: target.id,
+      from_status: from,
+      to_status: to,
+      action: event.action,
+      actor_user_id: event.actorUserId,
+      reason: event.reason,
+    })
+    .execute()
+}
+
+export async function insertVerification(
+  trx: Db,
+  orgId: string,
+  userId: string,
+  target: Target,
+  fields: VerificationFields,
+  event: MoveEvent,
+) {
+  await trx
+    .insertInto('verifications')
+    .values({ target_type: target.type, target_id: target.id, organization_id: orgId, user_id: userId, ...fields })
+    .execute()
+  await insertEvent(trx, orgId, target, null, fields.status, event)
+}
+
+/** The verification of one item, locked until the transaction ends; `ownerId` narrows it to one user's items (crew). */
+export function lockVerification(trx: Db, orgId: string, target: Target, ownerId?: string) {
+  let query = trx
+    .selectFrom('verifications')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('target_type', '=', target.type)
+    .where('target_id', '=', target.id)
+  if (ownerId) query = query.where('user_id', '=', ownerId)
+  return query.forUpdate().executeTakeFirst()
+}
+
+/** Moves a verification and keeps the move in its history. */
+export async function moveVerification(trx: Db, current: VerificationRow, fields: VerificationFields, event: MoveEvent) {
+  const target = { type: current.target_type, id: current.target_id }
+  const row = await trx
+    .updateTable('verifications')
+    .set({ ...fields, updated_at: new Date() })
+    .where('organization_id', '=', current.organization_id)
+    .where('target_type', '=', target.type)
+    .where('target_id', '=', target.id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  await insertEvent(trx, current.organization_id, target, current.status, fields.status, event)
+  return row
+}
+
+export async function deleteVerification(trx: Db, orgId: string, target: Target): Promise<void> {
+  await trx
+    .deleteFrom('verifications')
+    .where('organization_id', '=', orgId)
+    .where('target_type', '=', target.type)
+    .where('target_id', '=', target.id)
+    .execute()
+}
+
+export async function userVerifications(db: Db, orgId: string, userId: string): Promise<Verification[]> {
+  const rows = await db
+    .selectFrom('verifications')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('target_id')
+    .execute()
+  return rows.map(toVerification)
+}
+
+/** Each user's profile state, for all users of the organization at once (DECISIONS §3). */
+const profileStates = (db: Db, orgId: string) =>
+  db
+    .selectFrom('verifications')
+    .select([
+      'user_id',
+      sql<ProfileState>`case
+        when bool_or(status = 'rejected') then 'action_needed'
+        when bool_or(status = 'pending') then 'in_review'
+        when bool_or(target_type = 'identity_document') and bool_and(status = 'verified') then 'approved'
+        else 'incomplete'
+      end`.as('state'),
+    ])
+    .where('organization_id', '=', orgId)
+    .groupBy('user_id')
+
+/** A user without any item has nothing to review: incomplete. */
+export const profileState = sql<ProfileState>`coalesce(vs.state, 'incomplete')`
+
+/** The organization's users joined with their profile state (select `profileState`). */
+export const usersWithProfileState = (db: Db, orgId: string) =>
+  db.selectFrom('users').leftJoin(profileStates(db, orgId).as('vs'), 'vs.user_id', 'users.id').where('users.organization_id', '=', orgId)
+
+/** Users of the organization whose name or e-mail contains `search`. */
+export const userMatches = (eb: ExpressionBuilder<DB, 'users'>, search: string) => {
+  const pattern = containsPattern(search)
+  return eb.or([eb('users.email', 'ilike', pattern), eb(sql`users.first_name || ' ' || users.last_name`, 'ilike', pattern)])
+}
+
+export async function listReviewQueue(db: Db, orgId: string, query: ReviewQueueQuery) {
+  // Items in every state but not_submitted have been submitted; never-submitted ones queue by creation.
+  const sortColumn = query.status === 'not_submitted' ? 'verifications.created_at' : 'verifications.submitted_at'
+  let filtered = db
+    .selectFrom('verifications')
+    .where('verifications.organization_id', '=', orgId)
+    .where('verifications.status', '=', query.status)
+  if (query.search) {
+    const search = query.search
+    filtered = filtered.where('verifications.user_id', 'in', (eb) =>
+      eb
+        .selectFrom('users')
+        .select('users.id')
+        .where('users.organization_id', '=', orgId)
+        .where((users) => userMatches(users, search)),
+    )
+  }
+  const cursor = decodeCursor(query.cursor)
+  let page = filtered
+    .selectAll()
+    .orderBy(sortColumn)
+    .orderBy('verifications.target_id')
+    .limit(query.limit + 1)
+  if (cursor) page = page.where(afterCursor(sortColumn, 'verifications.target_id', cursor, 'asc'))
+  const [rows, count] = await Promise.all([
+    page.execute(),
+    query.include_count ? filtered.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow() : null,
+  ])
+  const keyOf = (row: VerificationRow): [string, string] => [(row.submitted_at ?? row.created_at).toISOString(), row.target_id]
+  return toPage(rows, query.limit, keyOf, toQueueItem, count ? count.n : null)
+}
+
+/** The user's profile state; undefined when the organization has no such user. */
+export async function findProfileState(db: Db, orgId: string, userId: string): Promise<ProfileState | undefined> {
+  const row = await usersWithProfileState(db, orgId).select(profileState.as('state')).where('users.id', '=', userId).executeTakeFirst()
+  return row?.state
+}

@@ -1,0 +1,69 @@
+import type { Db } from '../../db/database.js'
+import type { VerificationStatus, VerificationTarget } from '../../db/schema.js'
+import type { Actor } from '../../lib/access.js'
+import { conflict, notFound } from '../../lib/errors.js'
+import { ownerScope } from './records.js'
+import {
+  insertVerification,
+  lockVerification,
+  moveVerification,
+  type Target,
+  toVerification,
+  type VerificationFields,
+} from './verifications.queries.js'
+import type { Verification } from './verifications.schemas.js'
+
+export type ReviewAction = 'submit' | 'verify' | 'reject'
+
+/** The verification state machine of DECISIONS §3: the states each move leaves from, and where it goes. */
+const MOVES: Record<ReviewAction | 'edit', { from: VerificationStatus[]; to: VerificationStatus }> = {
+  submit: { from: ['not_submitted', 'rejected'], to: 'pending' },
+  verify: { from: ['pending'], to: 'verified' },
+  reject: { from: ['pending'], to: 'rejected' },
+  edit: { from: ['verified', 'rejected'], to: 'pending' },
+}
+
+/** Documents and certificates await review from the start; experience rows once submitted. */
+const INITIAL: Record<VerificationTarget, VerificationStatus> = {
+  identity_document: 'pending',
+  certificate: 'pending',
+  experience: 'not_submitted',
+}
+
+/** The review is recorded on verify/reject and cleared otherwise; a move to pending is a (re)submission. */
+function fieldsFor(to: VerificationStatus, actorUserId: string, reason: string | null = null): VerificationFields {
+  const now = new Date()
+  const reviewed = to === 'verified' || to === 'rejected'
+  return {
+    status: to,
+    ...(to === 'pending' ? { submitted_at: now } : {}),
+    reviewed_at: reviewed ? now : null,
+    reviewer_user_id: reviewed ? actorUserId : null,
+    rejection_reason: to === 'rejected' ? reason : null,
+  }
+}
+
+/** Opens the verification of a new record, inside the transaction that creates it. */
+export async function startReview(trx: Db, actor: Actor, userId: string, target: Target): Promise<void> {
+  const fields = fieldsFor(INITIAL[target.type], actor.userId)
+  await insertVerification(trx, actor.orgId, userId, target, fields, { action: 'create', actorUserId: actor.userId, reason: null })
+}
+
+/** submit, verify or reject one item; any move the state machine does not allow is a 409. */
+export function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
+  return db.transaction().execute(async (trx): Promise<Verification> => {
+    const current = await lockVerification(trx, actor.orgId, target, ownerScope(actor))
+    if (!current) throw notFound(label)
+    const move = MOVES[action]
+    if (!move.from.includes(current.status)) throw conflict(`Cannot ${action} an item whose verification is ${current.status}`)
+    const fields = fieldsFor(move.to, actor.userId, reason)
+    return toVerification(await moveVerification(trx, current, fields, { action, actorUserId: actor.userId, reason }))
+  })
+}
+
+/** A material edit sends a verified or rejected item back to review, in the edit's transaction. */
+export async function reopenAfterEdit(trx: Db, actor: Actor, target: Target): Promise<void> {
+  const current = await lockVerification(trx, actor.orgId, target)
+  if (!current || !MOVES.edit.from.includes(current.status)) return
+  await moveVerification(trx, current, fieldsFor(MOVES.edit.to, actor.userId), { action: 'edit', actorUserId: actor.userId, reason: null })
+}
