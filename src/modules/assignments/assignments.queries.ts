@@ -1,0 +1,169 @@
+import { sql } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { Db } from '../../db/database.js'
+import { todayUtcSql } from '../../lib/dates.js'
+import { newestFirstPage } from '../../lib/pagination.js'
+import { containsPattern } from '../../lib/search.js'
+import { type Assignment, type AssignmentListQuery, splitIds } from './assignments.schemas.js'
+
+/** An assignment with its user's and ship's names, as every read of this module selects it. */
+export interface AssignmentRow {
+  id: string
+  user_id: string
+  user_name: string
+  user_email: string
+  ship_id: string
+  ship_name: string
+  ship_imo_number: string
+  role: string
+  start_date: string | null
+  due_date: string | null
+  end_date: string | null
+  is_active: boolean
+}
+
+export const toAssignment = (row: AssignmentRow): Assignment => ({
+  id: row.id,
+  userId: row.user_id,
+  userName: row.user_name,
+  userEmail: row.user_email,
+  shipId: row.ship_id,
+  shipName: row.ship_name,
+  shipImoNumber: row.ship_imo_number,
+  role: row.role,
+  startDate: row.start_date,
+  dueDate: row.due_date,
+  endDate: row.end_date,
+  isActive: row.is_active,
+})
+
+// Over `a` (assignments, or a CTE with their columns) and `u` (users). isActive is computed by the
+// database so that it agrees with the is_active filter.
+/** `= any(...)` over an id array: one parameter however many ids. */
+export const anyOf = (ids: string[]) => sql<string>`any(${ids}::uuid[])`
+
+const isActive = sql<boolean>`(a.end_date is null or a.end_date >= ${todayUtcSql})`
+const userName = sql<string>`u.first_name || ' ' || u.last_name`
+
+/** The columns of AssignmentRow over `a`, `u` and `s` (ships). */
+export const rowColumns = [
+  'a.id',
+  'a.user_id',
+  userName.as('user_name'),
+  'u.email as user_email',
+  'a.ship_id',
+  's.name as ship_name',
+  's.imo_number as ship_imo_number',
+  'a.role',
+  'a.start_date',
+  'a.due_date',
+  'a.end_date',
+  isActive.as('is_active'),
+] as const
+
+const joined = (db: Db, orgId: string) =>
+  db
+    .selectFrom('assignments as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .innerJoin('ships as s', 's.id', 'a.ship_id')
+    .where('a.organization_id', '=', orgId)
+
+/** One assignment of the organization; with `onlyUserId`, only if it is that user's. */
+export function findAssignment(db: Db, orgId: string, assignmentId: string, onlyUserId?: string): Promise<AssignmentRow | undefined> {
+  let query = joined(db, orgId).where('a.id', '=', assignmentId)
+  if (onlyUserId) query = query.where('a.user_id', '=', onlyUserId)
+  return query.select(rowColumns).executeTakeFirst()
+}
+
+export function listAssignments(db: Db, orgId: string, query: AssignmentListQuery, onlyUserId?: string) {
+  let filtered = joined(db, orgId)
+  if (onlyUserId) filtered = filtered.where('a.user_id', '=', onlyUserId)
+  if (query.user_id) filtered = filtered.where('a.user_id', '=', query.user_id)
+  if (query.ship_id) filtered = filtered.where('a.ship_id', '=', anyOf(splitIds(query.ship_id)))
+  if (query.is_active !== undefined) filtered = filtered.where(query.is_active ? isActive : sql<boolean>`not ${isActive}`)
+  if (query.search) {
+    const pattern = containsPattern(query.search)
+    filtered = filtered.where((eb) =>
+      eb.or([eb(userName, 'ilike', pattern), eb('u.email', 'ilike', pattern), eb('s.name', 'ilike', pattern)]),
+    )
+  }
+  return newestFirstPage(
+    filtered,
+    (qb) => qb.select([...rowColumns, 'a.created_at']),
+    'a',
+    query,
+    (row) => toAssignment(row),
+  )
+}
+
+/** Which of these users belong to the organization. */
+export async function usersOfOrg(db: Db, orgId: string, userIds: string[]): Promise<Set<string>> {
+  const rows = await db.selectFrom('users').select('id').where('organization_id', '=', orgId).where('id', '=', anyOf(userIds)).execute()
+  return new Set(rows.map((r) => r.id))
+}
+
+/**
+ * The ship, locked until the transaction ends: creations on one ship take turns, so the
+ * "one assignment per user and ship" check cannot race with another creation.
+ */
+export async function lockShip(db: Db, orgId: string, shipId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ships')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', shipId)
+    .forUpdate()
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+export async function isOnShip(db: Db, orgId: string, userId: string, shipId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('assignments')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .where('ship_id', '=', shipId)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+export interface AssignmentColumns {
+  role?: string
+  start_date?: string | null
+  due_date?: string | null
+  end_date?: string | null
+}
+
+export async function insertAssignment(
+  db: Db,
+  orgId: string,
+  values: AssignmentColumns & { user_id: string; ship_id: string; role: string },
+): Promise<string> {
+  const id = uuidv7()
+  await db
+    .insertInto('assignments')
+    .values({ id, organization_id: orgId, ...values })
+    .execute()
+  return id
+}
+
+/** The stored dates, locked until the transaction ends so a concurrent change cannot slip past the date rules. */
+export function lockAssignment(db: Db, orgId: string, assignmentId: string) {
+  return db
+    .selectFrom('assignments')
+    .select(['start_date', 'due_date', 'end_date'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', assignmentId)
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+export async function updateAssignment(db: Db, orgId: string, assignmentId: string, changes: AssignmentColumns): Promise<void> {
+  await db
+    .updateTable('assignments')
+    .set({ ...changes, updated_at: new Date() })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', assignmentId)
+    .execute()
+}

@@ -1,0 +1,67 @@
+import Type, { type Static } from 'typebox'
+import { DateString, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
+import { registerFormat } from '../../lib/validation.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** `ship_id` takes one id or several separated by commas. */
+export const splitIds = (value: string) => value.split(',').map((part) => part.trim())
+registerFormat('uuid-list', (value) => splitIds(value).every((id) => UUID.test(id)), 'Input should be a UUID or comma-separated UUIDs')
+
+export const AssignmentRole = Type.String({ minLength: 1, maxLength: 100, examples: ['Chief Engineer'] })
+
+const AssignmentFields = {
+  id: Uuid,
+  userId: Uuid,
+  userName: Type.String(),
+  userEmail: Type.String(),
+  shipId: Uuid,
+  shipName: Type.String(),
+  shipImoNumber: Type.String(),
+  role: Type.String(),
+  startDate: Nullable(DateString),
+  dueDate: Nullable(DateString),
+  endDate: Nullable(DateString),
+  isActive: Type.Boolean({ description: 'True until the sign-off date has passed: endDate is null or today (UTC) or later' }),
+}
+
+/** The single shape (AssignmentDetailDTO). */
+export const Assignment = Type.Object(AssignmentFields)
+export type Assignment = Static<typeof Assignment>
+
+/** The dates of an assignment as sent in a request: absent, a date, or (where allowed) null. */
+export interface AssignmentDates {
+  startDate?: string | null
+  dueDate?: string | null
+  endDate?: string | null
+}
+
+const OptionalDate = Type.Optional(Nullable(DateString))
+
+export const AssignmentCreate = Type.Object({
+  userId: Uuid,
+  shipId: Uuid,
+  role: AssignmentRole,
+  startDate: OptionalDate,
+  dueDate: OptionalDate,
+  endDate: OptionalDate,
+})
+export type AssignmentCreate = Static<typeof AssignmentCreate>
+
+export const AssignmentUpdate = Type.Object({
+  role: Type.Optional(AssignmentRole),
+  startDate: OptionalDate,
+  dueDate: OptionalDate,
+  endDate: OptionalDate,
+})
+export type AssignmentUpdate = Static<typeof AssignmentUpdate>
+
+export const AssignmentListQuery = Type.Object({
+  ...ListQuery.properties,
+  ship_id: Type.Optional(Type.String({ format: 'uuid-list', description: 'One ship id, or several separated by commas (any of them)' })),
+  user_id: Type.Optional(Uuid),
+  is_active: Type.Optional(Type.Boolean()),
+})
+export type AssignmentListQuery = Static<typeof AssignmentListQuery>
+
+export const AssignmentPage = Page(Assignment)
+export const AssignmentParams = IdParams('assignment_id')

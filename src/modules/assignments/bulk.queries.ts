@@ -1,0 +1,139 @@
+import { type RawBuilder, sql } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { Db } from '../../db/database.js'
+import { type AssignmentColumns, type AssignmentRow, rowColumns } from './assignments.queries.js'
+
+// Every function here is ONE statement whatever the number of ids: the ids travel as one array
+// parameter, and the steps of an operation are chained data-modifying CTEs.
+
+/** The requested ids with their position, as the CTE `input(id, ord)`. */
+export const idsWithOrder = (ids: string[]) => sql<{ id: string; ord: number }>`(select * from unnest(${ids}::uuid[]) with ordinality)`
+
+export const orgColumn = (orgId: string) => sql<string>`${orgId}::uuid`.as('organization_id')
+
+type DateColumn = 'start_date' | 'due_date' | 'end_date'
+/** A date after the change: the value set, null when cleared, else the stored one. */
+const changed = (changes: AssignmentColumns, column: DateColumn): RawBuilder<string | null> =>
+  changes[column] === undefined ? sql.ref(`a.${column}`) : sql`${changes[column]}::date`
+
+export interface BulkUpdateRow extends Partial<AssignmentRow> {
+  requested_id: string
+  problems: string[]
+}
+
+/**
+ * Applies the same change to every listed assignment of the organization whose resulting dates
+ * keep the rules. One row per requested id, in request order: `problems` is empty for an updated
+ * assignment (which comes with its columns), else says why it was left unchanged.
+ */
+export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], changes: AssignmentColumns): Promise<BulkUpdateRow[]> {
+  return db
+    .with('input(id, ord)', () => idsWithOrder(ids))
+    .with('target', (qb) =>
+      qb
+        .selectFrom('assignments as a')
+        .innerJoin('input as i', 'i.id', 'a.id')
+        .where('a.organization_id', '=', orgId)
+        .select([
+          'a.id',
+          changes.role === undefined ? 'a.role' : sql<string>`${changes.role}::text`.as('role'),
+          changed(changes, 'start_date').as('start_date'),
+          changed(changes, 'due_date').as('due_date'),
+          changed(changes, 'end_date').as('end_date'),
+        ])
+        .forUpdate('a'),
+    )
+    .with('checked', (qb) =>
+      qb
+        .selectFrom('target as t')
+        .selectAll()
+        .select(
+          sql<string[]>`array_remove(array[
+            case when t.start_date > t.end_date then 'startDate after endDate' end,
+            case when t.start_date > t.due_date then 'startDate after dueDate' end], null)`.as('problems'),
+        ),
+    )
+    .with('updated', (qb) =>
+      qb
+        .updateTable('assignments as a')
+        .from('checked as c')
+        .set((eb) => ({
+          role: eb.ref('c.role'),
+          start_date: eb.ref('c.start_date'),
+          due_date: eb.ref('c.due_date'),
+          end_date: eb.ref('c.end_date'),
+          updated_at: sql`now()`,
+        }))
+        .whereRef('a.id', '=', 'c.id')
+        .where(sql<boolean>`cardinality(c.problems) = 0`)
+        .returning(['a.id', 'a.user_id', 'a.ship_id', 'a.role', 'a.start_date', 'a.due_date', 'a.end_date']),
+    )
+    .selectFrom('input as i')
+    .leftJoin('checked as c', 'c.id', 'i.id')
+    .leftJoin('updated as a', 'a.id', 'i.id')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('ships as s', 's.id', 'a.ship_id')
+    .select(['i.id as requested_id', sql<string[]>`coalesce(c.problems, array['not found'])`.as('problems'), ...rowColumns])
+    .orderBy('i.ord')
+    .execute() as Promise<BulkUpdateRow[]>
+}
+
+export interface NewAssignments {
+  ship_id: string
+  role: string
+  start_date: string | null
+  due_date: string | null
+  end_date: string | null
+}
+
+/**
+ * Assigns each user to the ship, skipping users who already have an assignment on it. One row per
+ * requested user, in request order; `id` is null for a skipped user.
+ */
+export function bulkInsertAssignments(db: Db, orgId: string, userIds: string[], values: NewAssignments) {
+  const newIds = userIds.map(() => uuidv7())
+  return db
+    .with(
+      'input(id, user_id, ord)',
+      () =>
+        sql<{ id: string; user_id: string; ord: number }>`(select * from unnest(${newIds}::uuid[], ${userIds}::uuid[]) with ordinality)`,
+    )
+    .with('created', (qb) =>
+      qb
+        .insertInto('assignments')
+        .columns(['id', 'organization_id', 'user_id', 'ship_id', 'role', 'start_date', 'due_date', 'end_date'])
+        .expression((eb) =>
+          eb
+            .selectFrom('input as i')
+            .select([
+              'i.id',
+              orgColumn(orgId),
+              'i.user_id',
+              sql<string>`${values.ship_id}::uuid`.as('ship_id'),
+              sql<string>`${values.role}::text`.as('role'),
+              sql<string>`${values.start_date}::date`.as('start_date'),
+              sql<string>`${values.due_date}::date`.as('due_date'),
+              sql<string>`${values.end_date}::date`.as('end_date'),
+            ])
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom('assignments as x')
+                    .select('x.id')
+                    .where('x.organization_id', '=', orgId)
+                    .where('x.ship_id', '=', values.ship_id)
+                    .whereRef('x.user_id', '=', 'i.user_id'),
+                ),
+              ),
+            ),
+        )
+        .returningAll(),
+    )
+    .selectFrom('input as i')
+    .leftJoin('created as a', 'a.id', 'i.id')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('ships as s', 's.id', 'a.ship_id')
+    .select(['i.user_id as requested_user_id', ...rowColumns])
+    .orderBy('i.ord')
+    .execute() as Promise<(Partial<AssignmentRow> & { requested_user_id: string })[]>
+}

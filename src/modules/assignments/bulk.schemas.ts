@@ -1,0 +1,75 @@
+import Type, { type Static } from 'typebox'
+import { DateString, Nullable, Uuid } from '../../lib/schemas.js'
+import { Assignment, AssignmentRole } from './assignments.schemas.js'
+
+/** 1–1000 distinct ids: a repeated id is a 422 at the list itself. */
+const IdList = (description: string) => Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true, description })
+const AssignmentIds = IdList('Assignments to change (1–1000 distinct ids)')
+const OptionalDate = Type.Optional(DateString)
+
+/** An item of a bulk update result: the single shape without dueDate. */
+export const BulkAssignment = Type.Omit(Assignment, ['dueDate'])
+export type BulkAssignment = Static<typeof BulkAssignment>
+
+const CLEARABLE = ['startDate', 'dueDate', 'endDate'] as const
+export const BulkUpdate = Type.Object({
+  assignmentIds: AssignmentIds,
+  role: Type.Optional(AssignmentRole),
+  startDate: OptionalDate,
+  dueDate: OptionalDate,
+  endDate: OptionalDate,
+  clearFields: Type.Optional(Type.Array(Type.Enum(CLEARABLE), { uniqueItems: true, description: 'Dates to clear (set to null)' })),
+})
+export type BulkUpdate = Static<typeof BulkUpdate>
+
+export const BulkUpdateResult = Type.Object({
+  updatedCount: Type.Integer(),
+  assignments: Type.Array(BulkAssignment),
+  failedAssignmentIds: Type.Array(Uuid),
+  errors: Type.Array(Type.String({ examples: ['0190a000-0000-7000-8000-000000000001: startDate after endDate'] })),
+})
+export type BulkUpdateResult = Static<typeof BulkUpdateResult>
+
+export const BulkCreate = Type.Object({
+  userIds: IdList('Users to assign (1–1000 distinct ids)'),
+  shipId: Uuid,
+  role: AssignmentRole,
+  startDate: Type.Optional(Nullable(DateString)),
+  dueDate: Type.Optional(Nullable(DateString)),
+  endDate: Type.Optional(Nullable(DateString)),
+})
+export type BulkCreate = Static<typeof BulkCreate>
+
+export const BulkCreateResult = Type.Object({
+  createdCount: Type.Integer(),
+  assignments: Type.Array(Assignment),
+  skippedUserIds: Type.Array(Uuid, { description: 'Users who already have an assignment on that ship' }),
+})
+export type BulkCreateResult = Static<typeof BulkCreateResult>
+
+export const BulkAssignCourses = Type.Object({
+  assignmentIds: AssignmentIds,
+  courseIds: Type.Optional(Type.Array(Uuid, { maxItems: 1000, uniqueItems: true })),
+  curriculumId: Type.Optional(Uuid),
+})
+export type BulkAssignCourses = Static<typeof BulkAssignCourses>
+
+export const BulkAssignCoursesResult = Type.Object({
+  updatedCount: Type.Integer({ description: 'Assignments that gained at least one course' }),
+  totalCoursesAssigned: Type.Integer({ description: 'New (assignment, course) pairs' }),
+  failedAssignmentIds: Type.Array(Uuid),
+})
+export type BulkAssignCoursesResult = Static<typeof BulkAssignCoursesResult>
+
+export const BulkRemoveCourses = Type.Object({
+  assignmentIds: AssignmentIds,
+  courseIds: IdList('Courses to remove (1–1000 distinct ids)'),
+})
+export type BulkRemoveCourses = Static<typeof BulkRemoveCourses>
+
+export const BulkRemoveCoursesResult = Type.Object({
+  updatedCount: Type.Integer({ description: 'Assignments that lost at least one course' }),
+  totalCoursesRemoved: Type.Integer({ description: '(assignment, course) pairs removed' }),
+  failedAssignmentIds: Type.Array(Uuid),
+})
+export type BulkRemoveCoursesResult = Static<typeof BulkRemoveCoursesResult>

@@ -1,0 +1,120 @@
+import type { Db } from '../../db/database.js'
+import { IssueList } from '../../lib/errors.js'
+import type { Loc } from '../../lib/validation.js'
+import { type AssignmentColumns, type AssignmentRow, lockShip, toAssignment, usersOfOrg } from './assignments.queries.js'
+import type { Assignment, AssignmentDates } from './assignments.schemas.js'
+import { checkDates, toColumns } from './assignments.service.js'
+import { bulkInsertAssignments, bulkUpdateAssignments } from './bulk.queries.js'
+import type {
+  BulkAssignCourses,
+  BulkAssignCoursesResult,
+  BulkAssignment,
+  BulkCreate,
+  BulkCreateResult,
+  BulkRemoveCourses,
+  BulkRemoveCoursesResult,
+  BulkUpdate,
+  BulkUpdateResult,
+} from './bulk.schemas.js'
+import { bulkAddCourses, bulkRemoveCourses, curriculumCourses, lockCourses } from './bulk-courses.queries.js'
+
+// The whole request is validated before anything is written; then each operation is one
+// transaction whose number of statements does not depend on the number of ids.
+
+/**
+ * Ids as the database spells them (lower case). Exact repeats are refused by the schema already;
+ * this also catches one id written in two cases.
+ */
+function distinctIds(ids: string[], loc: Loc, issues: IssueList): string[] {
+  const lower = ids.map((id) => id.toLowerCase())
+  if (new Set(lower).size !== lower.length) issues.add(['body', ...loc], 'List items must be unique', 'value_error')
+  return lower
+}
+
+/** The change a bulk update applies: set values, null for cleared dates, absent for unchanged. */
+function bulkChanges(body: BulkUpdate, issues: IssueList): AssignmentColumns {
+  const cleared = new Set(body.clearFields ?? [])
+  const both = [...cleared].filter((field) => body[field] !== undefined)
+  if (both.length > 0) issues.add(['body', 'clearFields'], `Cannot both set and clear: ${both.join(', ')}`, 'value_error')
+  const date = (field: keyof AssignmentDates) => (cleared.has(field) ? null : body[field])
+  const changes = toColumns({ role: body.role, startDate: date('startDate'), dueDate: date('dueDate'), endDate: date('endDate') })
+  if (Object.keys(changes).length === 0) issues.add(['body'], 'Nothing to change: give role, a date or clearFields', 'value_error')
+  return changes
+}
+
+const toBulkAssignment = ({ dueDate: _, ...item }: Assignment): BulkAssignment => item
+
+export async function bulkUpdate(db: Db, orgId: string, body: BulkUpdate): Promise<BulkUpdateResult> {
+  const issues = new IssueList()
+  const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
+  const changes = bulkChanges(body, issues)
+  issues.throwIfAny()
+  const rows = await db.transaction().execute((trx) => bulkUpdateAssignments(trx, orgId, ids, changes))
+  const updated = rows.filter((r) => r.problems.length === 0)
+  const failed = rows.filter((r) => r.problems.length > 0)
+  return {
+    updatedCount: updated.length,
+    assignments: updated.map((r) => toBulkAssignment(toAssignment(r as AssignmentRow))),
+    failedAssignmentIds: failed.map((r) => r.requested_id),
+    errors: failed.flatMap((r) => r.problems.map((problem) => `${r.requested_id}: ${problem}`)),
+  }
+}
+
+export async function bulkCreate(db: Db, orgId: string, body: BulkCreate): Promise<BulkCreateResult> {
+  const issues = checkDates(new IssueList(), body, (field) => body[field] !== undefined)
+  const userIds = distinctIds(body.userIds, ['userIds'], issues)
+  return db.transaction().execute(async (trx) => {
+    if (!(await lockShip(trx, orgId, body.shipId))) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')
+    const known = await usersOfOrg(trx, orgId, userIds)
+    userIds.forEach((id, i) => {
+      if (!known.has(id)) issues.add(['body', 'userIds', i], 'User not found', 'value_error')
+    })
+    issues.throwIfAny()
+    const { startDate = null, dueDate = null, endDate = null } = body
+    const values = { ship_id: body.shipId, role: body.role, start_date: startDate, due_date: dueDate, end_date: endDate }
+    const rows = await bulkInsertAssignments(trx, orgId, userIds, values)
+    const created = rows.filter((r) => r.id != null)
+    return {
+      createdCount: created.length,
+      assignments: created.map((r) => toAssignment(r as AssignmentRow)),
+      skippedUserIds: rows.filter((r) => r.id == null).map((r) => r.requested_user_id),
+    }
+  })
+}
+
+/**
+ * The courses a request names, directly or through a curriculum, locked against deletion until the
+ * transaction ends. Ones the organization does not have are a 422 at their place in the body.
+ */
+async function lockNamedCourses(trx: Db, orgId: string, body: { courseIds?: string[]; curriculumId?: string }, issues: IssueList) {
+  const listed = distinctIds(body.courseIds ?? [], ['courseIds'], issues)
+  const fromCurriculum = body.curriculumId ? await curriculumCourses(trx, orgId, body.curriculumId) : []
+  if (fromCurriculum === null) issues.add(['body', 'curriculumId'], 'Curriculum not found', 'value_error')
+  const known = await lockCourses(trx, orgId, [...listed, ...(fromCurriculum ?? [])])
+  listed.forEach((id, i) => {
+    if (!known.has(id)) issues.add(['body', 'courseIds', i], 'Course not found', 'value_error')
+  })
+  issues.throwIfAny()
+  return [...new Set([...listed, ...(fromCurriculum ?? [])])]
+}
+
+export async function bulkAssignCourses(db: Db, orgId: string, body: BulkAssignCourses): Promise<BulkAssignCoursesResult> {
+  const issues = new IssueList()
+  const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
+  if (!body.courseIds?.length && body.curriculumId === undefined) issues.add(['body'], 'Give courseIds or curriculumId', 'value_error')
+  return db.transaction().execute(async (trx) => {
+    const courseIds = await lockNamedCourses(trx, orgId, body, issues)
+    const counts = await bulkAddCourses(trx, orgId, ids, courseIds)
+    return { updatedCount: counts.updated_count, totalCoursesAssigned: counts.total, failedAssignmentIds: counts.failed }
+  })
+}
+
+export async function bulkRemove(db: Db, orgId: string, body: BulkRemoveCourses): Promise<BulkRemoveCoursesResult> {
+  const issues = new IssueList()
+  const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
+  return db.transaction().execute(async (trx) => {
+    const courseIds = await lockNamedCourses(trx, orgId, body, issues)
+    const counts = await bulkRemoveCourses(trx, orgId, ids, courseIds)
+    return { updatedCount: counts.updated_count, totalCoursesRemoved: counts.total, failedAssignmentIds: counts.failed }
+  })
+}
