@@ -27,6 +27,7 @@ const EnvSchema = Type.Object({
   LOGIN_MAX_FAILURES_PER_EMAIL: Type.Integer({ default: 10, minimum: 1 }),
   LOGIN_MAX_FAILURES_PER_ADDRESS: Type.Integer({ default: 50, minimum: 1 }),
   LOGIN_WINDOW_SECONDS: Type.Integer({ default: 900, minimum: 1 }),
+  WORKERS: Type.Integer({ default: 1, minimum: 1, maximum: 64 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
 })
@@ -49,6 +50,7 @@ export interface Config {
     readonly maxPerAddress: number
     readonly windowSeconds: number
   }
+  readonly workers: number
   readonly dbPoolSize: number
   readonly logLevel: string
 }
@@ -83,6 +85,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.DATABASE_URL && !env.SEAWORTHY_JWT_SECRET) {
     throw new ConfigError('Invalid configuration: SEAWORTHY_JWT_SECRET is required when DATABASE_URL is set (every instance must share it)')
   }
+  if (env.WORKERS > 1 && !env.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration: WORKERS above 1 needs DATABASE_URL (the embedded database belongs to one process)')
+  }
   const dataDir = resolve(env.DATA_DIR)
   return Object.freeze({
     databaseUrl: env.DATABASE_URL,
@@ -100,6 +105,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: env.LOGIN_WINDOW_SECONDS,
     }),
+    workers: env.WORKERS,
     dbPoolSize: env.DB_POOL_SIZE,
     logLevel: env.LOG_LEVEL,
   })

@@ -1,27 +1,32 @@
+import cluster from 'node:cluster'
 import { buildApp } from './app.js'
-import { ConfigError, loadConfig } from './config.js'
+import { type Config, ConfigError, loadConfig } from './config.js'
 import { DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'
 import { hasOrganizations, seedDemo } from './modules/organizations/demo.service.js'
 
-async function main(): Promise<void> {
-  const config = loadConfig()
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: config.dbPoolSize,
-  })
-  await migrateToLatest(database.db)
-  const app = await buildApp({ config, database })
+const openFor = (config: Config) => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize })
 
-  // A brand-new embedded install gets a demo organization so the first login needs no extra step.
-  if (database.engine === 'pglite' && !(await hasOrganizations(database.db))) {
-    const demo = await seedDemo(database.db)
-    const lines = demo.logins.map((l) => `  ${l.role.padEnd(16)} ${l.email}  ${l.password}`)
-    console.log(`First start: created a demo organization. Log in with POST /api/v1/auth/token as:\n${lines.join('\n')}`)
-  } else if (!(await hasOrganizations(database.db))) {
-    console.log('No organization yet: create one with  npx seaworthy org create --name <name> --admin-email <e> --admin-password <p>')
+/** Migrations and the first-start help run once, before any process serves requests. */
+async function prepare(config: Config): Promise<void> {
+  const database = await openFor(config)
+  try {
+    await migrateToLatest(database.db)
+    if (await hasOrganizations(database.db)) return
+    // A brand-new embedded install gets a demo organization so the first login needs no extra step.
+    if (database.engine === 'pglite') {
+      const demo = await seedDemo(database.db)
+      const lines = demo.logins.map((l) => `  ${l.role.padEnd(16)} ${l.email}  ${l.password}`)
+      console.log(`First start: created a demo organization. Log in with POST /api/v1/auth/token as:\n${lines.join('\n')}`)
+    } else {
+      console.log('No organization yet: create one with  npx seaworthy org create --name <name> --admin-email <e> --admin-password <p>')
+    }
+  } finally {
+    await database.close()
   }
+}
 
+async function serve(config: Config): Promise<void> {
+  const app = await buildApp({ config, database: await openFor(config) })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.close().then(
@@ -31,6 +36,32 @@ async function main(): Promise<void> {
     })
   }
   await app.listen({ host: config.host, port: config.port })
+}
+
+/** WORKERS > 1 (PostgreSQL only): worker processes share the port; one that dies is replaced. */
+function supervise(config: Config): void {
+  let stopping = false
+  for (let i = 0; i < config.workers; i++) cluster.fork()
+  cluster.on('exit', () => {
+    if (!stopping) cluster.fork()
+  })
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      stopping = true
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal)
+      cluster.on('exit', () => {
+        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      })
+    })
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig()
+  if (cluster.isWorker) return serve(config)
+  await prepare(config)
+  if (config.workers > 1) supervise(config)
+  else await serve(config)
   console.log(`Seaworthy is running on http://${config.host}:${config.port} (API reference: /docs)`)
 }
 

@@ -15,7 +15,11 @@ const pgUrl = process.env.TEST_DATABASE_URL
 
 /** The environment of one CLI run: the shared PostgreSQL in CI, else a fresh embedded data directory. */
 function cliEnv(): Record<string, string> {
-  const env: Record<string, string> = { DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-cli-')), SEAWORTHY_JWT_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' }
+  const env: Record<string, string> = {
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-cli-')),
+    SEAWORTHY_JWT_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+  }
   if (pgUrl) env.DATABASE_URL = pgUrl
   return env
 }
@@ -56,22 +60,39 @@ describe('seaworthy org create', () => {
   it('sets the products with --products and refuses unknown ones', async () => {
     const env = cliEnv()
     const email = `cli-${crypto.randomUUID()}@example.test`
-    await cli(['org', 'create', '--name', 'Learn Only', '--admin-email', email, '--admin-password', 'cli password 2', '--products', 'learn'], env)
+    await cli(
+      ['org', 'create', '--name', 'Learn Only', '--admin-email', email, '--admin-password', 'cli password 2', '--products', 'learn'],
+      env,
+    )
     const config = loadConfig(env)
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
-    const org = await database.db.selectFrom('users').innerJoin('organizations', 'organizations.id', 'users.organization_id').select('products').where('email', '=', email).executeTakeFirstOrThrow()
+    const org = await database.db
+      .selectFrom('users')
+      .innerJoin('organizations', 'organizations.id', 'users.organization_id')
+      .select('products')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow()
     await database.close()
     expect(org.products).toEqual(['learn'])
-    await expect(cli(['org', 'create', '--name', 'X', '--admin-email', 'x@example.test', '--admin-password', 'long enough', '--products', 'fleet'], env)).rejects.toThrow(UsageError)
+    await expect(
+      cli(
+        ['org', 'create', '--name', 'X', '--admin-email', 'x@example.test', '--admin-password', 'long enough', '--products', 'fleet'],
+        env,
+      ),
+    ).rejects.toThrow(UsageError)
     await expect(cli(['org', 'create', '--name', 'X'], env)).rejects.toThrow(UsageError)
   })
 
   it('runs as the package binary and prints only JSON on stdout', async () => {
     const env = cliEnv()
     const email = `bin-${crypto.randomUUID()}@example.test`
-    const { stdout } = await run('node', ['bin/seaworthy.js', 'org', 'create', '--name', 'Bin Org', '--admin-email', email, '--admin-password', 'bin password'], {
-      env: { ...process.env, ...env },
-    })
+    const { stdout } = await run(
+      'node',
+      ['bin/seaworthy.js', 'org', 'create', '--name', 'Bin Org', '--admin-email', email, '--admin-password', 'bin password'],
+      {
+        env: { ...process.env, ...env },
+      },
+    )
     expect(JSON.parse(stdout)).toEqual({ organizationId: expect.any(String), adminUserId: expect.any(String) })
     expect(stdout.trim().split('\n')).toHaveLength(1)
   })

@@ -3,7 +3,9 @@ import { ConfigError, loadConfig } from '../src/config.js'
 
 describe('configuration', () => {
   it('stops with one line naming the bad variable', () => {
-    expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: '/tmp/x' })).toThrow(new ConfigError('Invalid configuration: PORT Input should be a valid integer'))
+    expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: '/tmp/x' })).toThrow(
+      new ConfigError('Invalid configuration: PORT Input should be a valid integer'),
+    )
     expect(() => loadConfig({ EXPIRING_SOON_DAYS: '-1', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) })).toThrow(/EXPIRING_SOON_DAYS/)
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) })).toThrow(/DATABASE_URL/)
   })
@@ -12,9 +14,23 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x' })).toThrow(/SEAWORTHY_JWT_SECRET is required/)
   })
 
+  it('refuses several workers on the embedded database', () => {
+    expect(() => loadConfig({ WORKERS: '2', DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) })).toThrow(
+      /WORKERS above 1 needs DATABASE_URL/,
+    )
+    expect(loadConfig({ WORKERS: '2', DATABASE_URL: 'postgres://localhost/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }).workers).toBe(2)
+  })
+
   it('applies the documented defaults', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://localhost/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) })
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8000, accessTokenTtlSeconds: 3600, expiringSoonDays: 90, uploadMaxBytes: 26214400 })
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8000,
+      accessTokenTtlSeconds: 3600,
+      expiringSoonDays: 90,
+      uploadMaxBytes: 26214400,
+      workers: 1,
+    })
     expect(Object.isFrozen(config)).toBe(true)
   })
 })

@@ -23,7 +23,7 @@ describe('the error contract', () => {
         { loc: ['body', 'name'], msg: 'Input should be a valid string', type: 'string_type' },
       ],
     })
-    const query = await org.admin.api.get('/api/v1/shared/users?limit=0&include_count=maybe&search=' + 'x'.repeat(201))
+    const query = await org.admin.api.get(`/api/v1/shared/users?limit=0&include_count=maybe&search=${'x'.repeat(201)}`)
     expect(query.status).toBe(422)
     expect(query.body.detail).toEqual([
       { loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
@@ -77,7 +77,7 @@ describe('the error contract', () => {
 })
 
 describe('product gating', () => {
-  it("refuses learn and crew routes to organizations without the product, and never gates users or ships", async () => {
+  it('refuses learn and crew routes to organizations without the product, and never gates users or ships', async () => {
     const crewOnly = await createOrg(t.app, t.database.db, { products: ['crew'] })
     const learnOnly = await createOrg(t.app, t.database.db, { products: ['learn'] })
     for (const url of ['/api/v1/courses/', '/api/v1/learn/courses/', '/api/v1/assignments/', '/api/v1/learn/assignments']) {
