@@ -7,7 +7,8 @@ import type { Db } from '../../db/database.js'
 import { createCourse, createShip } from './assignments.fixtures.js'
 
 // Bulk operations are set-based: the number of SQL statements a request runs must not grow with
-// the number of ids. The app runs over a Kysely that counts every statement it compiles.
+// the number of ids. The app runs over a Kysely that counts every statement its query builder
+// compiles (the caller lookup of the auth hook is precompiled and not among them).
 let statements = 0
 const counter: KyselyPlugin = {
   transformQuery: ({ node }) => {
@@ -63,7 +64,7 @@ describe('bulk operations run a fixed number of statements', () => {
     const large = await countStatements('update', { assignmentIds: ids.slice(10), role: 'Cook', clearFields: ['endDate'] })
     expect([small.body.updatedCount, large.body.updatedCount]).toEqual([10, 1000])
     // The caller's lookup, then the one statement of the update.
-    expect([small.statements, large.statements]).toEqual([2, 2])
+    expect([small.statements, large.statements]).toEqual([1, 1])
   })
 
   it('bulk courses and remove-courses: 1000 ids cost what 10 cost', async () => {
@@ -73,12 +74,12 @@ describe('bulk operations run a fixed number of statements', () => {
     const large = await countStatements('courses', { assignmentIds: ids.slice(10), courseIds })
     expect([small.body.totalCoursesAssigned, large.body.totalCoursesAssigned]).toEqual([20, 2000])
     // The caller, the courses (locked), the insert chain.
-    expect([small.statements, large.statements]).toEqual([3, 3])
+    expect([small.statements, large.statements]).toEqual([2, 2])
 
     const smallRemove = await countStatements('remove-courses', { assignmentIds: ids.slice(0, 10), courseIds })
     const largeRemove = await countStatements('remove-courses', { assignmentIds: ids.slice(10), courseIds })
     expect([smallRemove.body.totalCoursesRemoved, largeRemove.body.totalCoursesRemoved]).toEqual([20, 2000])
-    expect([smallRemove.statements, largeRemove.statements]).toEqual([3, 3])
+    expect([smallRemove.statements, largeRemove.statements]).toEqual([2, 2])
   })
 
   it('bulk create: 1000 users cost what 10 cost', async () => {
@@ -88,6 +89,6 @@ describe('bulk operations run a fixed number of statements', () => {
     const large = await countStatements('create', { userIds: userIds.slice(10), shipId: ship.id, role: 'Cook' })
     expect([small.body.createdCount, large.body.createdCount]).toEqual([10, 1000])
     // The caller, the ship (locked), the users, the insert.
-    expect([small.statements, large.statements]).toEqual([4, 4])
+    expect([small.statements, large.statements]).toEqual([3, 3])
   })
 })
