@@ -55,7 +55,8 @@ export const isStaff = (actor: Actor) => STAFF.includes(actor.role)
  * Someone else's record is a 404, indistinguishable from a missing one.
  */
 export function assertCanReachUser(actor: Actor, userId: string, what = 'User'): void {
-  if (actor.role === 'crew' && actor.userId !== userId) throw notFound(what)
+  // UUIDs are case-insensitive: a crew member naming themselves in upper case is still themselves.
+  if (actor.role === 'crew' && actor.userId !== userId.toLowerCase()) throw notFound(what)
 }
 
 /** The permission names a role carries, as reported by the session endpoint. */

@@ -57,7 +57,24 @@ describe('create experience (spec endpoint 3)', () => {
     ])
     const minimal = await org.crew.api.post(list(org.crew.id), { companyName: 'X', position: 'Cook', startDate: '2021-01-01' })
     expect(minimal.status).toBe(201)
-    expect(minimal.body).toMatchObject({ shipType: null, endDate: null, notes: null })
+    expect(minimal.body).toEqual({
+      id: expect.stringMatching(UUID),
+      companyName: 'X',
+      position: 'Cook',
+      shipType: null,
+      startDate: '2021-01-01',
+      endDate: null,
+      notes: null,
+      verification: {
+        targetType: 'experience',
+        targetId: minimal.body.id,
+        status: 'not_submitted',
+        rejectionReason: null,
+        reviewedAt: null,
+      },
+      createdAt: expect.any(String),
+      updatedAt: minimal.body.createdAt,
+    })
   })
 
   it('checks lengths, types and formats together', async () => {

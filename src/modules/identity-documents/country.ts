@@ -2,7 +2,11 @@ import countries from 'i18n-iso-countries'
 import { registerFormat } from '../../lib/validation.js'
 
 // ISO 3166-1 codes as the i18n-iso-countries package knows them; numeric codes are not accepted.
-const CODES = new Set([...Object.keys(countries.getAlpha2Codes()), ...Object.keys(countries.getAlpha3Codes())])
+// The package also lists Kosovo's XK/XKK, which are user-assigned codes outside ISO 3166-1.
+const NOT_ISO = new Set(['XK', 'XKK'])
+const CODES = new Set(
+  [...Object.keys(countries.getAlpha2Codes()), ...Object.keys(countries.getAlpha3Codes())].filter((code) => !NOT_ISO.has(code)),
+)
 
 export const isCountryCode = (value: string) => CODES.has(value.toUpperCase())
 

@@ -63,15 +63,22 @@ describe('create an identity document (spec endpoint 1)', () => {
     const org = await newOrg()
     const res = await org.crew.api.post(docs(org.crew.id), { documentType: 'seaman_book' })
     expect(res.status).toBe(201)
-    expect(res.body).toMatchObject({
+    expect(res.body).toEqual({
+      id: expect.stringMatching(UUID),
+      documentType: 'seaman_book',
       documentNumber: null,
       issuingCountry: null,
       issueDate: null,
       expiryDate: null,
       uploadId: null,
-      notes: null,
+      uploadedByUserId: org.crew.id,
       status: 'valid',
+      verification: { targetType: 'identity_document', targetId: res.body.id, status: 'pending', rejectionReason: null, reviewedAt: null },
+      notes: null,
+      createdAt: expect.any(String),
+      updatedAt: res.body.createdAt,
     })
+    expect((await org.crew.api.get(doc(res.body.id))).body).toEqual(res.body)
   })
 
   it('records staff as the uploader when they add a document for a crew member', async () => {
@@ -116,7 +123,8 @@ describe('create an identity document (spec endpoint 1)', () => {
     expect(res.body.issuingCountry).toBe(stored)
   })
 
-  it.each(['XX', '826', 'GBRR', 'G', ''])('refuses %j as a country', async (country) => {
+  // XK/XKK (Kosovo) are user-assigned codes, not part of ISO 3166-1.
+  it.each(['XX', '826', 'GBRR', 'G', '', 'XK', 'xkk'])('refuses %j as a country', async (country) => {
     const org = await newOrg()
     const res = await org.crew.api.post(docs(org.crew.id), { documentType: 'passport', issuingCountry: country })
     expect(res.status).toBe(422)
@@ -320,15 +328,31 @@ describe('access', () => {
     expect((await mate.api.get(doc(theirs.id))).body).toEqual(theirs)
   })
 
-  it('lets office employees read but not write (403)', async () => {
+  it('lets crew name themselves with an upper-case id', async () => {
+    const org = await newOrg()
+    const self = org.crew.id.toUpperCase()
+    const created = await org.crew.api.post(docs(self), { documentType: 'passport' })
+    expect(created.status).toBe(201)
+    expect((await org.crew.api.get(docs(self))).body).toEqual([created.body])
+    expect((await org.crew.api.get(docs(org.crew.id))).body).toEqual([created.body])
+  })
+
+  it('lets office employees read but not write (403), and leaves the document as it was', async () => {
     const org = await newOrg()
     const created = (await org.crew.api.post(docs(org.crew.id), { documentType: 'passport' })).body
     const api = org.officeEmployee.api
-    expect((await api.get(docs(org.crew.id))).status).toBe(200)
-    expect((await api.get(doc(created.id))).status).toBe(200)
-    expect((await api.post(docs(org.crew.id), { documentType: 'passport' })).status).toBe(403)
-    expect((await api.patch(doc(created.id), { notes: 'x' })).status).toBe(403)
-    expect((await api.delete(doc(created.id))).status).toBe(403)
+    expect((await api.get(docs(org.crew.id))).body).toEqual([created])
+    expect((await api.get(doc(created.id))).body).toEqual(created)
+    const forbidden = { detail: 'Not enough permissions' }
+    expect(await api.post(docs(org.crew.id), { documentType: 'passport' })).toMatchObject({ status: 403, body: forbidden })
+    expect(await api.patch(doc(created.id), { notes: 'x' })).toMatchObject({ status: 403, body: forbidden })
+    expect(await api.delete(doc(created.id))).toMatchObject({ status: 403, body: forbidden })
+    expect((await org.crew.api.get(docs(org.crew.id))).body).toEqual([created])
+    // The role check comes first: a record the role could never write is a 403, not a 404.
+    const other = await newOrg()
+    const foreign = (await other.crew.api.post(docs(other.crew.id), { documentType: 'passport' })).body
+    expect((await api.patch(doc(foreign.id), { notes: 'x' })).status).toBe(403)
+    expect((await api.post(docs(other.crew.id), { documentType: 'passport' })).status).toBe(403)
     for (const staff of [org.admin, org.officeAdmin]) {
       expect((await staff.api.patch(doc(created.id), { notes: staff.role })).status).toBe(200)
     }

@@ -65,6 +65,7 @@ describe('next of kin', () => {
     expect((await org.officeEmployee.api.get(list(org.crew.id))).body).toEqual([created])
     expect((await org.officeEmployee.api.post(list(org.crew.id), contact)).status).toBe(403)
     expect((await org.officeEmployee.api.patch(item(created.id), { address: 'x' })).status).toBe(403)
+    expect((await org.officeEmployee.api.delete(item(created.id))).status).toBe(403)
     expect((await org.admin.api.post(list(org.crew.id), contact)).status).toBe(201)
     expect((await other.admin.api.get(list(org.crew.id))).status).toBe(404)
     expect((await other.admin.api.patch(item(created.id), { address: 'x' })).status).toBe(404)

@@ -14,6 +14,7 @@ import {
   updateUser,
 } from './users.queries.js'
 import { Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
+import { assertNotSelfLockout, userChanges } from './users.service.js'
 
 const tags = ['users']
 
@@ -82,6 +83,7 @@ export const usersRoutes: Module = (app, { db }) => {
   )
 
   app.get('/api/v1/shared/users/:user_id', { schema: { tags, params: UserParams, response: { 200: User } } }, async (request) => {
+    // A UUID is the same in any letter case; the caller's own id is stored lower case.
     assertCanReachUser(request.actor, request.params.user_id)
     const row = await findUser(db, request.actor.orgId, request.params.user_id)
     if (!row) throw notFound('User')
@@ -101,28 +103,10 @@ export const usersRoutes: Module = (app, { db }) => {
     },
     async (request) => {
       const { actor, params, body } = request
-      if (params.user_id === actor.userId && ((body.state && body.state !== 'active') || (body.role && body.role !== 'admin'))) {
-        throw conflict('You cannot suspend yourself or remove your own admin role')
-      }
+      assertNotSelfLockout(actor, params.user_id, body)
       const current = await findUser(db, actor.orgId, params.user_id)
       if (!current) throw notFound('User')
-      const changes: UserChanges = {
-        email: body.email,
-        first_name: body.firstName,
-        last_name: body.lastName,
-        role: body.role,
-        state: body.state,
-      }
-      if (body.password) {
-        changes.password_hash = await hashPassword(body.password)
-        // A pending user becomes able to log in once an admin sets a password.
-        if (current.state === 'pending' && !body.state) changes.state = 'active'
-      }
-      if (changes.state === 'active' && !current.password_hash && !body.password) {
-        throw conflict('Set a password before activating this user')
-      }
-      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as UserChanges
-      const row = await updateUser(db, actor.orgId, params.user_id, defined)
+      const row = await updateUser(db, actor.orgId, params.user_id, await userChanges(current, body))
       return toUser(row!)
     },
   )
@@ -140,7 +124,7 @@ export const usersRoutes: Module = (app, { db }) => {
     },
     async (request, reply) => {
       const { actor, params } = request
-      if (params.user_id === actor.userId) throw conflict('You cannot suspend yourself')
+      if (params.user_id.toLowerCase() === actor.userId) throw conflict('You cannot suspend yourself')
       const row = await updateUser(db, actor.orgId, params.user_id, {
         state: 'suspended',
       })

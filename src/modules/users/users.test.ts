@@ -35,7 +35,9 @@ describe('users: create', () => {
     expect(login.status).toBe(401)
     const activated = await org.admin.api.patch(`/api/v1/shared/users/${pending.body.id}`, { password: 'a brand new password' })
     expect(activated.body.state).toBe('active')
-    expect((await client(t.app).post('/api/v1/auth/token', { email: pending.body.email, password: 'a brand new password' })).status).toBe(200)
+    expect((await client(t.app).post('/api/v1/auth/token', { email: pending.body.email, password: 'a brand new password' })).status).toBe(
+      200,
+    )
   })
 
   it('keeps e-mails unique across the service, case-insensitively (409)', async () => {
@@ -62,6 +64,39 @@ describe('users: create', () => {
   })
 })
 
+describe('users: field limits', () => {
+  // Labels within the e-mail format's limits: 64 + 1 + 63 + 1 + 63 + 1 characters, a last label, then ".test".
+  const emailOf = (length: number) => `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(length - 198)}.test`
+
+  it('accepts an e-mail of 254 characters and names of 1 to 300', async () => {
+    const body = { email: emailOf(254), firstName: 'x'.repeat(300), lastName: 'y', role: 'crew' }
+    expect(body.email).toHaveLength(254)
+    const res = await org.admin.api.post('/api/v1/shared/users', body)
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ email: body.email, firstName: body.firstName, lastName: 'y', state: 'pending' })
+  })
+
+  it('refuses an e-mail of 255 characters and names of 0 or 301, on create and on PATCH', async () => {
+    const res = await org.admin.api.post('/api/v1/shared/users', {
+      email: emailOf(255),
+      firstName: 'x'.repeat(301),
+      lastName: '',
+      role: 'crew',
+    })
+    expect(res.status).toBe(422)
+    expect(res.body.detail).toEqual([
+      { loc: ['body', 'email'], msg: expect.any(String), type: 'string_too_long' },
+      { loc: ['body', 'firstName'], msg: expect.any(String), type: 'string_too_long' },
+      { loc: ['body', 'lastName'], msg: expect.any(String), type: 'string_too_short' },
+    ])
+    const patch = await org.admin.api.patch(`/api/v1/shared/users/${org.crew.id}`, { email: emailOf(255), lastName: 'z'.repeat(301) })
+    expect(patch.body.detail).toEqual([
+      { loc: ['body', 'email'], msg: expect.any(String), type: 'string_too_long' },
+      { loc: ['body', 'lastName'], msg: expect.any(String), type: 'string_too_long' },
+    ])
+  })
+})
+
 describe('users: who may do what', () => {
   const nonAdmins = (): TestUser[] => [org.officeAdmin, org.officeEmployee, org.crew]
 
@@ -72,10 +107,12 @@ describe('users: who may do what', () => {
       expect((await user.api.patch(`/api/v1/shared/users/${target.id}`, { firstName: 'X' })).status).toBe(403)
       expect((await user.api.delete(`/api/v1/shared/users/${target.id}`)).status).toBe(403)
     }
+    const before = (await org.admin.api.get(`/api/v1/shared/users/${target.id}`)).body
+    expect(before).toMatchObject({ firstName: 'Test', state: 'active' })
     const patched = await org.admin.api.patch(`/api/v1/shared/users/${target.id}`, { firstName: 'Renamed', role: 'office_employee' })
     expect(patched.status).toBe(200)
-    expect(patched.body).toMatchObject({ firstName: 'Renamed', role: 'office_employee' })
-    expect((await org.admin.api.get(`/api/v1/shared/users/${target.id}`)).body.firstName).toBe('Renamed')
+    expect(patched.body).toEqual({ ...before, firstName: 'Renamed', role: 'office_employee' })
+    expect((await org.admin.api.get(`/api/v1/shared/users/${target.id}`)).body).toEqual(patched.body)
   })
 
   it('lets staff list and read everyone in the organization, crew only themselves', async () => {
@@ -107,9 +144,38 @@ describe('users: who may do what', () => {
 
   it('suspends with DELETE (204), keeps the record, and refuses to suspend oneself', async () => {
     const user = await org.addUser('crew')
-    expect((await org.admin.api.delete(`/api/v1/shared/users/${user.id}`)).status).toBe(204)
-    expect((await org.admin.api.get(`/api/v1/shared/users/${user.id}`)).body.state).toBe('suspended')
+    const before = (await org.admin.api.get(`/api/v1/shared/users/${user.id}`)).body
+    const res = await org.admin.api.delete(`/api/v1/shared/users/${user.id}`)
+    expect(res.status).toBe(204)
+    expect(res.text).toBe('')
+    expect((await org.admin.api.get(`/api/v1/shared/users/${user.id}`)).body).toEqual({ ...before, state: 'suspended' })
+    expect((await user.api.get('/api/v1/users/me')).status).toBe(401)
     expect((await org.admin.api.delete(`/api/v1/shared/users/${org.admin.id}`)).status).toBe(409)
+  })
+
+  it('restores a suspended user with PATCH {"state":"active"}: their token works again', async () => {
+    const user = await org.addUser('crew')
+    const before = (await org.admin.api.get(`/api/v1/shared/users/${user.id}`)).body
+    await org.admin.api.delete(`/api/v1/shared/users/${user.id}`)
+    const restored = await org.admin.api.patch(`/api/v1/shared/users/${user.id}`, { state: 'active' })
+    expect(restored.status).toBe(200)
+    expect(restored.body).toEqual(before)
+    expect((await org.admin.api.get(`/api/v1/shared/users/${user.id}`)).body).toEqual(before)
+    expect((await user.api.get('/api/v1/users/me')).status).toBe(200)
+  })
+
+  it('answers an empty PATCH with 200 and the user unchanged', async () => {
+    const user = await org.addUser('office_employee')
+    const before = (await org.admin.api.get(`/api/v1/shared/users/${user.id}`)).body
+    const res = await org.admin.api.patch(`/api/v1/shared/users/${user.id}`, {})
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(before)
+  })
+
+  it('lets crew read themselves with an upper-case id', async () => {
+    const res = await org.crew.api.get(`/api/v1/shared/users/${org.crew.id.toUpperCase()}`)
+    expect(res.status).toBe(200)
+    expect(res.body.id).toBe(org.crew.id)
   })
 
   it('filters and searches the list', async () => {
@@ -117,7 +183,7 @@ describe('users: who may do what', () => {
     const byName = await org.admin.api.get('/api/v1/shared/users?search=zebulon%20quarter')
     expect(byName.body.items.map((u: { id: string }) => u.id)).toEqual([named.id])
     const byRole = await org.admin.api.get('/api/v1/shared/users?role=office_admin&limit=1000')
-    expect(byRole.body.items.every((u: { role: string }) => u.role === 'office_admin')).toBe(true)
+    expect(byRole.body.items.map((u: { id: string }) => u.id)).toEqual([org.officeAdmin.id])
   })
 
   it('pages through users with cursors', async () => {
@@ -127,5 +193,24 @@ describe('users: who may do what', () => {
     expect(second.status).toBe(200)
     const ids = [...first.body.items, ...second.body.items].map((u: { id: string }) => u.id)
     expect(new Set(ids).size).toBe(4)
+  })
+})
+
+describe('users: restoring', () => {
+  it('restores a suspended user who never had a password as pending, and one with a password as active', async () => {
+    const noPassword = await org.admin.api.post('/api/v1/shared/users', newUser())
+    await org.admin.api.delete(`/api/v1/shared/users/${noPassword.body.id}`)
+    const restored = await org.admin.api.patch(`/api/v1/shared/users/${noPassword.body.id}`, { state: 'active' })
+    expect(restored.status).toBe(200)
+    expect(restored.body.state).toBe('pending')
+    const withPassword = await org.addUser('crew')
+    await org.admin.api.delete(`/api/v1/shared/users/${withPassword.id}`)
+    expect((await org.admin.api.patch(`/api/v1/shared/users/${withPassword.id}`, { state: 'active' })).body.state).toBe('active')
+  })
+
+  it('refuses an admin suspending themselves, whatever the letter case of the id', async () => {
+    const res = await org.admin.api.delete(`/api/v1/shared/users/${org.admin.id.toUpperCase()}`)
+    expect(res.status).toBe(409)
+    expect((await org.admin.api.patch(`/api/v1/shared/users/${org.admin.id.toUpperCase()}`, { role: 'crew' })).status).toBe(409)
   })
 })

@@ -84,6 +84,17 @@ describe('profile rollup', () => {
     expect((await rollup(org.admin, '0190a0a0-0000-7000-8000-000000000000')).status).toBe(404)
     expect((await rollup(org.admin, mate.id)).status).toBe(200)
   })
+
+  it('answers crew naming themselves with an upper-case id', async () => {
+    const org = await newOrg()
+    const docId = await addDocument(org.crew)
+    const res = await rollup(org.crew, org.crew.id.toUpperCase())
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({
+      state: 'in_review',
+      items: [{ targetType: 'identity_document', targetId: docId, status: 'pending', rejectionReason: null, reviewedAt: null }],
+    })
+  })
 })
 
 describe('review queue', () => {
@@ -118,13 +129,31 @@ describe('review queue', () => {
     expect((await queue(org.admin)).body.items.map((i: { targetId: string }) => i.targetId)).toEqual([b])
     const rejected = (await queue(org.admin, '?status=rejected')).body.items
     expect(rejected).toEqual([
-      expect.objectContaining({ targetId: a, status: 'rejected', rejectionReason: 'Expired scan', reviewedAt: expect.any(String) }),
+      {
+        targetType: 'identity_document',
+        targetId: a,
+        userId: org.crew.id,
+        status: 'rejected',
+        submittedAt: expect.any(String),
+        rejectionReason: 'Expired scan',
+        reviewedAt: expect.any(String),
+      },
     ])
     await org.crew.api.post(`/api/v1/crew/identity-documents/${a}/submit`)
     expect((await queue(org.admin)).body.items.map((i: { targetId: string }) => i.targetId)).toEqual([b, a])
     const exp = await addExperience(org.crew)
     const drafts = (await queue(org.admin, '?status=not_submitted')).body.items
-    expect(drafts).toEqual([expect.objectContaining({ targetId: exp, status: 'not_submitted', submittedAt: null })])
+    expect(drafts).toEqual([
+      {
+        targetType: 'experience',
+        targetId: exp,
+        userId: org.crew.id,
+        status: 'not_submitted',
+        submittedAt: null,
+        rejectionReason: null,
+        reviewedAt: null,
+      },
+    ])
     expect((await queue(org.admin, '?status=done')).status).toBe(422)
   })
 
@@ -161,7 +190,7 @@ describe('review queue', () => {
     const org = await newOrg()
     const other = await newOrg()
     await addDocument(org.crew)
-    expect((await queue(org.crew)).status).toBe(403)
+    expect(await queue(org.crew)).toMatchObject({ status: 403, body: { detail: 'Not enough permissions' } })
     expect((await queue(other.admin)).body.items).toEqual([])
     expect((await queue(org.officeAdmin)).body.items).toHaveLength(1)
   })

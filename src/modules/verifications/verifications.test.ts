@@ -168,6 +168,16 @@ describe('who may review', () => {
     expect((await act(org.officeEmployee, 'experience', id, 'verify')).status).toBe(200)
   })
 
+  it('checks the role before the record: crew verifying a missing item, office employees submitting a foreign one, get 403', async () => {
+    const org = await newOrg()
+    const other = await newOrg()
+    const foreign = await create(other, 'experience', other.crew)
+    expect((await act(org.crew, 'identity-documents', '0190a0a0-0000-7000-8000-000000000000', 'verify')).status).toBe(403)
+    expect((await act(org.crew, 'experience', foreign, 'reject')).status).toBe(403)
+    expect((await act(org.officeEmployee, 'experience', foreign, 'submit')).status).toBe(403)
+    expect((await currentVerification(other, foreign)).status).toBe('not_submitted')
+  })
+
   it("makes another crew member's item, another organization's item and a missing item a 404", async () => {
     const org = await newOrg()
     const other = await newOrg()

@@ -1,0 +1,34 @@
+import type { Selectable } from 'kysely'
+import type { UsersTable } from '../../db/schema.js'
+import type { Actor } from '../../lib/access.js'
+import { hashPassword } from '../../lib/auth.js'
+import { conflict } from '../../lib/errors.js'
+import type { UserChanges } from './users.queries.js'
+import type { UserUpdate } from './users.schemas.js'
+
+/** An admin may not lock themselves out: no self-suspension, no dropping their own admin role. */
+export function assertNotSelfLockout(actor: Actor, userId: string, body: UserUpdate): void {
+  if (userId.toLowerCase() !== actor.userId) return
+  if ((body.state && body.state !== 'active') || (body.role && body.role !== 'admin')) {
+    throw conflict('You cannot suspend yourself or remove your own admin role')
+  }
+}
+
+/** The columns a PATCH changes, with the state rules that depend on having a password. */
+export async function userChanges(current: Selectable<UsersTable>, body: UserUpdate): Promise<UserChanges> {
+  const changes: UserChanges = {
+    email: body.email,
+    first_name: body.firstName,
+    last_name: body.lastName,
+    role: body.role,
+    state: body.state,
+  }
+  if (body.password) {
+    changes.password_hash = await hashPassword(body.password)
+    // Setting a password lets a pending user log in.
+    if (current.state === 'pending' && !body.state) changes.state = 'active'
+  }
+  // Restoring a user who never had a password brings them back as pending, not active.
+  if (changes.state === 'active' && !current.password_hash && !body.password) changes.state = 'pending'
+  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as UserChanges
+}
