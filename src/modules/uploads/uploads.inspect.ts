@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
-import { fileTypeFromBuffer } from 'file-type'
-import { imageSize } from 'image-size'
-import { PDFDocument } from 'pdf-lib'
+
+// The content libraries (some 45 MB resident together) load on the first upload, not at start:
+// most instances serve far more reads than uploads.
+const libraries = () => Promise.all([import('file-type'), import('image-size'), import('pdf-lib')])
 
 export interface Inspection {
   sha256: string
@@ -18,6 +19,7 @@ const SAME_TYPE: Record<string, string> = { 'image/apng': 'image/png' }
 const QUARTER_TURNS = new Set([5, 6, 7, 8])
 
 async function measure(content: Buffer, mime: string): Promise<Pick<Inspection, 'width' | 'height' | 'pageCount'>> {
+  const [, { imageSize }, { PDFDocument }] = await libraries()
   if (mime === 'application/pdf') {
     const pdf = await PDFDocument.load(content, { ignoreEncryption: true, updateMetadata: false })
     return { width: null, height: null, pageCount: pdf.getPageCount() }
@@ -31,6 +33,7 @@ async function measure(content: Buffer, mime: string): Promise<Pick<Inspection, 
 export async function inspect(content: Buffer, mime: string): Promise<Inspection> {
   const sha256 = createHash('sha256').update(content).digest('hex')
   const rejected = (threatName: string) => ({ sha256, width: null, height: null, pageCount: null, threatName })
+  const [{ fileTypeFromBuffer }] = await libraries()
   const detected = (await fileTypeFromBuffer(content))?.mime
   if (!detected || (SAME_TYPE[detected] ?? detected) !== mime) return rejected('ContentTypeMismatch')
   try {
