@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify'
 import type { Config } from './config.js'
 import type { Database } from './db/database.js'
+import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
 import { createTokens, registerAuth } from './lib/auth.js'
 import { registerErrorHandler } from './lib/http-errors.js'
 import { registerRequestValidation } from './lib/request-validation.js'
@@ -103,7 +104,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' })
 
   const tokens = createTokens(config.jwtSecret, config.accessTokenTtlSeconds)
-  registerAuth(app, database.db, tokens)
+  const actors = new ActorCache()
+  const unsubscribe = await database.subscribe(
+    ACTOR_CHANNEL,
+    (payload) => actors.changed(payload),
+    (live) => actors.listening(live),
+  )
+  registerAuth(app, database.db, tokens, actors)
 
   const storage = deps.storage ?? createStorage(config)
   await registerModules(app, {
@@ -111,8 +118,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     database,
     db: database.db,
     tokens,
+    actors,
     storage,
   })
-  app.addHook('onClose', async () => database.close())
+  app.addHook('onClose', async () => {
+    await unsubscribe()
+    await database.close()
+  })
   return app
 }

@@ -14,6 +14,11 @@ export interface Database {
   readonly db: Db
   readonly engine: 'pglite' | 'postgres'
   ping(): Promise<boolean>
+  /**
+   * Follows a LISTEN channel. `live` says whether announcements are being received right now
+   * (false until listening, and again whenever the connection is lost). Returns the unsubscribe.
+   */
+  subscribe(channel: string, onMessage: (payload: string) => void, live: (isLive: boolean) => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -69,6 +74,14 @@ export function fromPglite(pglite: PGlite, onClose: () => void = () => {}): Data
     db,
     engine: 'pglite',
     ping: async () => !pglite.closed,
+    async subscribe(channel, onMessage, live) {
+      const unlisten = await pglite.listen(channel, onMessage)
+      live(true)
+      return async () => {
+        live(false)
+        if (!pglite.closed) await unlisten()
+      }
+    },
     close: async () => {
       await db.destroy()
       onClose()
@@ -97,8 +110,47 @@ export function fromPostgres(url: string, poolSize = 10): Database {
         return false
       }
     },
+    subscribe: async (channel, onMessage, live) => listenWithReconnect(url, channel, onMessage, live),
     close: () => db.destroy(),
   }
+}
+
+const RECONNECT_MS = 1000
+
+/** A dedicated connection for LISTEN, reconnected whenever it drops. */
+function listenWithReconnect(url: string, channel: string, onMessage: (payload: string) => void, live: (isLive: boolean) => void) {
+  let client: pg.Client | undefined
+  let stopped = false
+  let retry: NodeJS.Timeout | undefined
+  const lost = () => {
+    live(false)
+    client = undefined
+    if (!stopped && !retry) retry = setTimeout(connect, RECONNECT_MS).unref()
+  }
+  const connect = async () => {
+    retry = undefined
+    const candidate = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 })
+    candidate.on('notification', (message) => message.channel === channel && onMessage(message.payload ?? ''))
+    candidate.on('error', () => {})
+    candidate.on('end', () => client === candidate && lost())
+    try {
+      await candidate.connect()
+      await candidate.query(`listen ${channel}`)
+      if (stopped) return void candidate.end()
+      client = candidate
+      live(true)
+    } catch {
+      candidate.end().catch(() => {})
+      lost()
+    }
+  }
+  void connect()
+  return Promise.resolve(async () => {
+    stopped = true
+    clearTimeout(retry)
+    live(false)
+    await client?.end().catch(() => {})
+  })
 }
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {

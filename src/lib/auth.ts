@@ -5,6 +5,7 @@ import { CompiledQuery } from 'kysely'
 import type { Db } from '../db/database.js'
 import type { Product, Role } from '../db/schema.js'
 import { type Actor, assertRouteAllowed } from './access.js'
+import type { ActorCache } from './actor-cache.js'
 import { unauthorized } from './errors.js'
 
 export interface TokenClaims {
@@ -93,16 +94,24 @@ interface ActorRow {
 }
 
 /** Reads the caller from the token and the database, so a suspension or role change applies at once. */
-async function loadActor(db: Db, claims: TokenClaims): Promise<Actor> {
+async function loadActor(db: Db, actors: ActorCache, claims: TokenClaims): Promise<Actor> {
+  const cached = actors.get(claims.sub)
+  if (cached) {
+    if (cached.orgId !== claims.org) throw unauthorized('Could not validate credentials')
+    return cached
+  }
+  const mark = actors.mark()
   const { rows } = await db.executeQuery<ActorRow>(CompiledQuery.raw(ACTOR_QUERY, [claims.sub]))
   const row = rows[0]
   if (row?.state !== 'active' || row.organization_id !== claims.org) {
     throw unauthorized('Could not validate credentials')
   }
-  return { userId: row.id, orgId: row.organization_id, role: row.role, products: row.products }
+  const actor: Actor = { userId: row.id, orgId: row.organization_id, role: row.role, products: row.products }
+  actors.set(actor, mark)
+  return actor
 }
 
-export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens): void {
+export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens, actors: ActorCache): void {
   app.decorateRequest('actor', null as unknown as Actor)
   app.decorateRequest('claims', null as unknown as TokenClaims)
   app.addHook('onRequest', async (request) => {
@@ -111,7 +120,7 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens): void
     if (config.public || !url?.startsWith('/api/')) return
     const claims = await tokens.verify(bearerToken(request))
     request.claims = claims
-    request.actor = await loadActor(db, claims)
+    request.actor = await loadActor(db, actors, claims)
     assertRouteAllowed(request.actor, url, config.roles)
   })
 }

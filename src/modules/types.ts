@@ -1,6 +1,7 @@
 import type { App } from '../app.js'
 import type { Config } from '../config.js'
 import type { Database, Db } from '../db/database.js'
+import type { ActorCache } from '../lib/actor-cache.js'
 import type { Tokens } from '../lib/auth.js'
 import type { Storage } from '../lib/storage.js'
 
@@ -10,6 +11,7 @@ export interface ModuleDeps {
   db: Db
   tokens: Tokens
   storage: Storage
+  actors: ActorCache
 }
 
 export type Module = (app: App, deps: ModuleDeps) => Promise<void> | void

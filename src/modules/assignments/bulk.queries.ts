@@ -25,8 +25,16 @@ export interface BulkUpdateRow extends Partial<AssignmentRow> {
  * Applies the same change to every listed assignment of the organization whose resulting dates
  * keep the rules. One row per requested id, in request order: `problems` is empty for an updated
  * assignment (which comes with its columns), else says why it was left unchanged.
+ *
+ * The rows are locked first, so the rules are checked on their latest version; a row that
+ * already has the resulting values is reported as updated but not rewritten. Users are looked up
+ * row by row (a lateral `limit 1`): as a plain join, the planner reads the whole users table once
+ * a few hundred ids are asked for.
  */
 export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], changes: AssignmentColumns): Promise<BulkUpdateRow[]> {
+  const role = changes.role === undefined ? sql.ref<string>('a.role') : sql<string>`${changes.role}::text`
+  const [startDate, dueDate, endDate] = [changed(changes, 'start_date'), changed(changes, 'due_date'), changed(changes, 'end_date')]
+  const differs = sql<boolean>`(${role}, ${startDate}, ${dueDate}, ${endDate}) is distinct from (a.role, a.start_date, a.due_date, a.end_date)`
   return db
     .with('input(id, ord)', () => idsWithOrder(ids))
     .with('target', (qb) =>
@@ -36,12 +44,15 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
         .where('a.organization_id', '=', orgId)
         .select([
           'a.id',
-          changes.role === undefined ? 'a.role' : sql<string>`${changes.role}::text`.as('role'),
-          changed(changes, 'start_date').as('start_date'),
-          changed(changes, 'due_date').as('due_date'),
-          changed(changes, 'end_date').as('end_date'),
+          'a.user_id',
+          'a.ship_id',
+          role.as('role'),
+          startDate.as('start_date'),
+          dueDate.as('due_date'),
+          endDate.as('end_date'),
+          differs.as('differs'),
         ])
-        .forUpdate('a'),
+        .forNoKeyUpdate('a'),
     )
     .with('checked', (qb) =>
       qb
@@ -65,15 +76,16 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
           updated_at: sql`now()`,
         }))
         .whereRef('a.id', '=', 'c.id')
-        .where(sql<boolean>`cardinality(c.problems) = 0`)
-        .returning(['a.id', 'a.user_id', 'a.ship_id', 'a.role', 'a.start_date', 'a.due_date', 'a.end_date']),
+        .where(sql<boolean>`c.differs and cardinality(c.problems) = 0`),
     )
     .selectFrom('input as i')
-    .leftJoin('checked as c', 'c.id', 'i.id')
-    .leftJoin('updated as a', 'a.id', 'i.id')
-    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('checked as a', 'a.id', 'i.id')
+    .leftJoinLateral(
+      (eb) => eb.selectFrom('users').select(['first_name', 'last_name', 'email']).whereRef('users.id', '=', 'a.user_id').limit(1).as('u'),
+      (join) => join.onTrue(),
+    )
     .leftJoin('ships as s', 's.id', 'a.ship_id')
-    .select(['i.id as requested_id', sql<string[]>`coalesce(c.problems, array['not found'])`.as('problems'), ...rowColumns])
+    .select(['i.id as requested_id', sql<string[]>`coalesce(a.problems, array['not found'])`.as('problems'), ...rowColumns])
     .orderBy('i.ord')
     .execute() as Promise<BulkUpdateRow[]>
 }

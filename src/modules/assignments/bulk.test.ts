@@ -33,6 +33,20 @@ describe('bulk update', () => {
     expect((await other.admin.api.get(`/api/v1/assignments/${theirs.id}`)).body).toEqual(theirs)
   })
 
+  it('counts an assignment that already has the values as updated', async () => {
+    const [same, different] = [await fresh(), await fresh()]
+    await update({ assignmentIds: [same.id], role: 'Cook' })
+    const res = await update({ assignmentIds: [same.id, different.id], role: 'Cook', startDate: DATES.startDate })
+    const cook = { role: 'Cook' }
+    expect(res.body).toEqual({
+      updatedCount: 2,
+      assignments: [bulkItem({ ...same, ...cook }), bulkItem({ ...different, ...cook })],
+      failedAssignmentIds: [],
+      errors: [],
+    })
+    expect(await read(different.id)).toEqual({ ...different, ...cook })
+  })
+
   it('leaves an assignment whose resulting dates break the rules unchanged, with a line per broken rule', async () => {
     const ok = await fresh({ startDate: '2026-01-01', dueDate: null, endDate: null })
     const ends = await fresh({ startDate: '2026-01-01', dueDate: null, endDate: '2026-04-01' })

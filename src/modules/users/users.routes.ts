@@ -18,7 +18,7 @@ import { assertNotSelfLockout, userChanges } from './users.service.js'
 
 const tags = ['users']
 
-export const usersRoutes: Module = (app, { db }) => {
+export const usersRoutes: Module = (app, { db, actors }) => {
   const me = async (request: { actor: { orgId: string; userId: string } }) => {
     const { orgId, userId } = request.actor
     const [user, organization, assignments] = await Promise.all([
@@ -107,6 +107,8 @@ export const usersRoutes: Module = (app, { db }) => {
       const current = await findUser(db, actor.orgId, params.user_id)
       if (!current) throw notFound('User')
       const row = await updateUser(db, actor.orgId, params.user_id, await userChanges(current, body))
+      // The database announces the change to every instance; this one need not wait for it.
+      actors.changed(current.id)
       return toUser(row!)
     },
   )
@@ -129,6 +131,7 @@ export const usersRoutes: Module = (app, { db }) => {
         state: 'suspended',
       })
       if (!row) throw notFound('User')
+      actors.changed(row.id)
       return reply.status(204).send(null)
     },
   )
