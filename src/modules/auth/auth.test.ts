@@ -74,7 +74,12 @@ describe('bearer tokens', () => {
       .setSubject(org.admin.id)
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'))
-    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer garbage' }, { authorization: `Bearer ${forged}` }, { authorization: 'Basic abc' }]
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer garbage' },
+      { authorization: `Bearer ${forged}` },
+      { authorization: 'Basic abc' },
+    ]
     for (const headers of attempts) {
       const res = await anonymous().get('/api/v1/users/me', headers)
       expect(res.status).toBe(401)
@@ -111,7 +116,15 @@ describe('current user and session', () => {
     const ship = await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Me', imoNumber: '9176187' })
     await t.database.db
       .insertInto('assignments')
-      .values({ id: crypto.randomUUID(), organization_id: org.id, user_id: crew.id, ship_id: ship.body.id, role: 'Bosun', start_date: '2026-01-01', end_date: '2020-01-01' })
+      .values({
+        id: crypto.randomUUID(),
+        organization_id: org.id,
+        user_id: crew.id,
+        ship_id: ship.body.id,
+        role: 'Bosun',
+        start_date: '2026-01-01',
+        end_date: '2020-01-01',
+      })
       .execute()
     for (const url of ['/api/v1/users/me', '/api/v1/shared/users/me', '/api/v1/shared/users/me/']) {
       const res = await crew.api.get(url)
@@ -130,7 +143,16 @@ describe('current user and session', () => {
         },
         organization: { id: org.id, name: expect.any(String), domain: null },
         assignments: [
-          { id: expect.any(String), shipName: 'MV Me', shipImoNumber: '9176187', role: 'Bosun', startDate: '2026-01-01', dueDate: null, endDate: '2020-01-01', isActive: false },
+          {
+            id: expect.any(String),
+            shipName: 'MV Me',
+            shipImoNumber: '9176187',
+            role: 'Bosun',
+            startDate: '2026-01-01',
+            dueDate: null,
+            endDate: '2020-01-01',
+            isActive: false,
+          },
         ],
       })
     }
