@@ -10,7 +10,6 @@ import {
   insertUser,
   listUsers,
   toUser,
-  type UserChanges,
   updateUser,
 } from './users.queries.js'
 import { Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
