@@ -67,3 +67,13 @@ export function nextImo(): string {
   const check = [...base].reduce((acc, d, i) => acc + Number(d) * (7 - i), 0) % 10
   return `${base}${check}`
 }
+
+/** A course written straight to the database, for tests that are not about the course endpoints. */
+export async function insertCourse(db: Db, orgId: string, title = `Course ${uuidv7().slice(-8)}`): Promise<string> {
+  const id = uuidv7()
+  await db
+    .insertInto('courses')
+    .values({ id, organization_id: orgId, title, s3_path: `courses/${id}`, launch_file: 'index.html' })
+    .execute()
+  return id
+}

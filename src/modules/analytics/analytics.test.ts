@@ -2,8 +2,8 @@ import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/app.js'
-import { createOrg, type TestOrg } from '../../../test/factories.js'
-import { enroll, insertCourse } from '../registrations/registrations.fixtures.js'
+import { createOrg, insertCourse, type TestOrg } from '../../../test/factories.js'
+import { enroll } from '../registrations/registrations.fixtures.js'
 import { courseDifficultyQuery } from './analytics.queries.js'
 
 let t: TestApp

@@ -69,15 +69,6 @@ export async function createAssignment(org: TestOrg, user: TestUser, ship: TestS
   return res.body as { id: string } & Record<string, unknown>
 }
 
-export async function createCourse(db: Db, orgId: string, title = `Course ${uuidv7().slice(-8)}`): Promise<string> {
-  const id = uuidv7()
-  await db
-    .insertInto('courses')
-    .values({ id, organization_id: orgId, title, s3_path: `courses/${id}`, launch_file: 'index.html' })
-    .execute()
-  return id
-}
-
 export async function createCurriculum(db: Db, orgId: string, courseIds: string[]): Promise<string> {
   const id = uuidv7()
   await db.insertInto('curriculums').values({ id, organization_id: orgId, title: 'Curriculum' }).execute()

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TestApp } from '../../../test/app.js'
-import type { TestOrg } from '../../../test/factories.js'
-import {
-  coursesOf,
-  createAssignment,
-  createCourse,
-  createCurriculum,
-  createShip,
-  enrollments,
-  NIL,
-  setupTwoOrgs,
-} from './assignments.fixtures.js'
+import { insertCourse, type TestOrg } from '../../../test/factories.js'
+import { coursesOf, createAssignment, createCurriculum, createShip, enrollments, NIL, setupTwoOrgs } from './assignments.fixtures.js'
 
 let t: TestApp
 let org: TestOrg
@@ -19,7 +10,7 @@ setupTwoOrgs((env) => ({ t, org, other } = env))
 
 const db = () => t.database.db
 const fresh = async (owner = org) => (await createAssignment(owner, await owner.addUser('crew'), await createShip(owner))).id
-const courses = (n: number, owner = org) => Promise.all(Array.from({ length: n }, () => createCourse(db(), owner.id)))
+const courses = (n: number, owner = org) => Promise.all(Array.from({ length: n }, () => insertCourse(db(), owner.id)))
 const assign = (body: unknown, path = '/api/v1/learn/assignments/bulk/courses') => org.admin.api.post(path, body)
 const remove = (body: unknown, path = '/api/v1/learn/assignments/bulk/remove-courses') => org.admin.api.post(path, body)
 const pair = (assignmentId: string, courseId: string) => `${assignmentId}/${courseId}`

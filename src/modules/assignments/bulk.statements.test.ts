@@ -1,10 +1,10 @@
 import { type KyselyPlugin, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testConfig, testDatabase } from '../../../test/app.js'
-import { createOrg, type TestOrg } from '../../../test/factories.js'
+import { createOrg, insertCourse, type TestOrg } from '../../../test/factories.js'
 import { type App, buildApp } from '../../app.js'
 import type { Db } from '../../db/database.js'
-import { createCourse, createShip } from './assignments.fixtures.js'
+import { createShip } from './assignments.fixtures.js'
 
 // Bulk operations are set-based: the number of SQL statements a request runs must not grow with
 // the number of ids. The app runs over a Kysely that counts every statement its query builder
@@ -69,7 +69,7 @@ describe('bulk operations run a fixed number of statements', () => {
 
   it('bulk courses and remove-courses: 1000 ids cost what 10 cost', async () => {
     const ids = await seedAssignments(1010)
-    const courseIds = [await createCourse(db, org.id), await createCourse(db, org.id)]
+    const courseIds = [await insertCourse(db, org.id), await insertCourse(db, org.id)]
     const small = await countStatements('courses', { assignmentIds: ids.slice(0, 10), courseIds })
     const large = await countStatements('courses', { assignmentIds: ids.slice(10), courseIds })
     expect([small.body.totalCoursesAssigned, large.body.totalCoursesAssigned]).toEqual([20, 2000])

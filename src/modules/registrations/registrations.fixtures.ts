@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
+import { insertCourse } from '../../../test/factories.js'
 import type { Db } from '../../db/database.js'
 
 // Test data written straight to the database, so these tests do not depend on the ships, courses
@@ -11,15 +12,6 @@ const nextImoText = () => String(1_000_000 + (imoCounter++ % 8_999_999))
 export async function insertShip(db: Db, orgId: string, name = 'MV Fixture') {
   const id = uuidv7()
   await db.insertInto('ships').values({ id, organization_id: orgId, name, imo_number: nextImoText() }).execute()
-  return id
-}
-
-export async function insertCourse(db: Db, orgId: string, title = 'Fixture course') {
-  const id = uuidv7()
-  await db
-    .insertInto('courses')
-    .values({ id, organization_id: orgId, title, s3_path: `courses/${id}`, launch_file: 'index.html' })
-    .execute()
   return id
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, client, type TestApp } from '../../../test/app.js'
-import { createOrg, type TestOrg } from '../../../test/factories.js'
-import { enroll, insertAssignment, insertCourse, insertShip } from './registrations.fixtures.js'
+import { createOrg, insertCourse, type TestOrg } from '../../../test/factories.js'
+import { enroll, insertAssignment, insertShip } from './registrations.fixtures.js'
 
 let t: TestApp
 beforeAll(async () => {

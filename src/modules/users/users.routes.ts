@@ -3,15 +3,7 @@ import { hashPassword } from '../../lib/auth.js'
 import { conflict, notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
 import type { Module } from '../types.js'
-import {
-  currentUserAssignments,
-  findOrganization,
-  findUser,
-  insertUser,
-  listUsers,
-  toUser,
-  updateUser,
-} from './users.queries.js'
+import { currentUserAssignments, findOrganization, findUser, insertUser, listUsers, toUser, updateUser } from './users.queries.js'
 import { Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
 import { assertNotSelfLockout, userChanges } from './users.service.js'
 
