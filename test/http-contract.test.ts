@@ -162,3 +162,11 @@ function startProxy(port: number, targetPort: number, sockets: Set<Socket>): Pro
   })
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)))
 }
+
+describe('request bodies', () => {
+  it('refuses a JSON null where an object is expected', async () => {
+    const res = await org.admin.api.post('/api/v1/shared/ships', 'null', { 'content-type': 'application/json' })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ detail: [{ loc: ['body'], msg: 'Input should be a valid object', type: 'model_type' }] })
+  })
+})

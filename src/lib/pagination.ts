@@ -22,8 +22,10 @@ export function decodeCursor(raw: string | undefined): CursorKey | null {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Only the exact form encodeCursor writes: anything else JavaScript can parse, PostgreSQL may not. */
 function isSortKey([first, id]: CursorKey): boolean {
-  return UUID.test(id) && !Number.isNaN(Date.parse(first))
+  const time = Date.parse(first)
+  return UUID.test(id) && !Number.isNaN(time) && new Date(time).toISOString() === first
 }
 
 /** Rows strictly after the cursor in (sortColumn, id) order, descending or ascending. */

@@ -34,7 +34,7 @@ export function registerRequestValidation(app: FastifyInstance): void {
     const flags = booleanFlags(schema.querystring)
     const validateAll = async (request: FastifyRequest) => {
       // An absent body is read as an empty object, so its required fields are each reported.
-      if (schema.body && request.body == null) request.body = {}
+      if (schema.body && request.body === undefined) request.body = {}
       if (flags.length) normalizeFlags(request.query as Record<string, unknown>, flags)
       const issues: ValidationIssue[] = []
       for (const check of checks) issues.push(...runCheck(check.validate, check.read(request), check.loc))

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/app.js'
-import { createOrg, insertCourse, type TestOrg } from '../../../test/factories.js'
+import { createOrg, insertCourse, nextImo, type TestOrg } from '../../../test/factories.js'
 import { enroll } from '../registrations/registrations.fixtures.js'
 import { courseDifficultyQuery } from './analytics.queries.js'
 
@@ -126,5 +126,41 @@ describe('course difficulty', () => {
     expect(plan['Node Type']).toBe('Limit')
     expect(nodes.some((n) => n['Index Name'] === 'course_stats_difficulty_idx')).toBe(true)
     expect(nodes.filter((n) => /Sort/.test(n['Node Type']))).toEqual([])
+  })
+})
+
+describe('course difficulty: which courses, how many', () => {
+  it('answers 100 courses unless a limit is given', async () => {
+    const org = await createOrg(t.app, t.database.db)
+    const ids = Array.from({ length: 101 }, () => uuidv7())
+    const courses = ids.map((id, i) => ({ id, organization_id: org.id, title: `C${i}`, s3_path: `c/${i}`, launch_file: 'index.html' }))
+    await t.database.db.insertInto('courses').values(courses).execute()
+    const stats = ids.map((course_id) => ({ course_id, organization_id: org.id, enrollments: 1 }))
+    await t.database.db.insertInto('course_stats').values(stats).execute()
+    const byDefault = await org.admin.api.get(URL)
+    expect(byDefault.status).toBe(200)
+    expect(byDefault.body.data).toHaveLength(100)
+    // Ties everywhere: courseId ascending decides, so the default page is the 100 smallest ids.
+    const sorted = [...ids].sort()
+    expect(byDefault.body.data.map((d: { courseId: string }) => d.courseId)).toEqual(sorted.slice(0, 100))
+    expect((await org.admin.api.get(`${URL}?limit=1000`)).body.data).toHaveLength(101)
+  })
+
+  it('leaves out a course once its registrations are removed, and keeps one whose registration has attempts', async () => {
+    const org = await createOrg(t.app, t.database.db)
+    const ship = await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Stats', imoNumber: nextImo() })
+    const assignment = await org.admin.api.post('/api/v1/assignments', { userId: org.crew.id, shipId: ship.body.id, role: 'Cook' })
+    const [tried, untried] = [await insertCourse(t.database.db, org.id, 'Tried'), await insertCourse(t.database.db, org.id, 'Untried')]
+    const body = { assignmentIds: [assignment.body.id], courseIds: [tried, untried] }
+    expect((await org.admin.api.post('/api/v1/learn/assignments/bulk/courses', body)).status).toBe(200)
+    const registrations = await org.admin.api.get(`/api/v1/learn/registrations?course_id=${tried}`)
+    const attemptUrl = `/api/v1/learn/registrations/${registrations.body.items[0].id}/attempts`
+    expect((await org.crew.api.post(attemptUrl, { attemptId: uuidv7(), passed: false })).status).toBe(201)
+    expect((await org.admin.api.get(URL)).body.data.map((d: { course: string }) => d.course)).toEqual(['Tried', 'Untried'])
+
+    expect((await org.admin.api.post('/api/v1/learn/assignments/bulk/remove-courses', body)).status).toBe(200)
+    expect((await org.admin.api.get(URL)).body).toEqual({
+      data: [{ courseId: tried, course: 'Tried', avgAttempts: 1, passRate: 0, enrollments: 1 }],
+    })
   })
 })

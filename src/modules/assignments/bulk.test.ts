@@ -138,7 +138,12 @@ describe('bulk update', () => {
       for (const op of ['update', 'create', 'courses', 'remove-courses']) {
         for (const user of [org.officeAdmin, org.officeEmployee, org.crew]) {
           const res = await user.api.post(`${prefix}/${op}`, {})
-          expect([`${prefix}/${op}`, user.role, res.status]).toEqual([`${prefix}/${op}`, user.role, 403])
+          expect([`${prefix}/${op}`, user.role, res.status, res.body]).toEqual([
+            `${prefix}/${op}`,
+            user.role,
+            403,
+            { detail: 'Not enough permissions' },
+          ])
         }
       }
     }

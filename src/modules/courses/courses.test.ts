@@ -285,6 +285,31 @@ describe('course list (spec 9)', () => {
     expect((await org.admin.api.get('/api/v1/learn/courses?include_count=true')).body).toEqual({ ...res.body, totalCount: 2 })
   })
 
+  it('counts the registrations of each course in enrollmentCount as courses are assigned and removed', async () => {
+    const org = await newOrg()
+    const course = await createCourse(org, { title: 'Counted' })
+    const untouched = await createCourse(org, { title: 'Untouched' })
+    const ship = await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Count', imoNumber: nextImo() })
+    const assignmentIds: string[] = []
+    for (const user of [org.crew, org.officeEmployee]) {
+      const res = await org.admin.api.post('/api/v1/assignments', { userId: user.id, shipId: ship.body.id, role: 'Cook' })
+      assignmentIds.push(res.body.id)
+    }
+    const counts = async () =>
+      Object.fromEntries(
+        (await org.crew.api.get('/api/v1/courses/')).body.items.map((c: { title: string; enrollmentCount: number }) => [
+          c.title,
+          c.enrollmentCount,
+        ]),
+      )
+    expect(await counts()).toEqual({ Counted: 0, Untouched: 0 })
+    await org.admin.api.post('/api/v1/assignments/bulk/courses', { assignmentIds, courseIds: [course.id] })
+    expect(await counts()).toEqual({ Counted: 2, Untouched: 0 })
+    const removal = { assignmentIds: assignmentIds.slice(1), courseIds: [course.id, untouched.id] }
+    expect((await org.admin.api.post('/api/v1/assignments/bulk/remove-courses', removal)).status).toBe(200)
+    expect(await counts()).toEqual({ Counted: 1, Untouched: 0 })
+  })
+
   it('shows only the caller organization', async () => {
     const org = await newOrg()
     const other = await newOrg()
@@ -336,6 +361,11 @@ describe('course list (spec 9)', () => {
         `cursor=${Buffer.from('["x","y"]').toString('base64url')}`,
         [{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }],
       ],
+      // Parses as a JavaScript date but not as a PostgreSQL timestamp: must not reach the database.
+      ...['1', '99999-01-01', 'Tue, 1 Jan 2030'].map((first): [string, unknown[]] => [
+        `cursor=${Buffer.from(JSON.stringify([first, '01a1fe08-a3fc-7247-8ae0-4c5a21037cf9'])).toString('base64url')}`,
+        [{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }],
+      ]),
     ]
     for (const [query, detail] of cases) {
       const res = await org.admin.api.get(`/api/v1/courses/?${query}`)

@@ -120,7 +120,7 @@ describe('the registration list', () => {
     const page1 = await org.admin.api.get('/api/v1/learn/registrations?limit=2&include_count=true')
     expect(page1.status).toBe(200)
     expect(page1.body).toEqual({
-      items: [expect.objectContaining({ id: third.registrationId }), expect.objectContaining({ id: second.registrationId })],
+      items: [(await org.admin.api.get(url(third.registrationId))).body, (await org.admin.api.get(url(second.registrationId))).body],
       nextCursor: expect.any(String),
       hasMore: true,
       totalCount: 3,
@@ -163,13 +163,11 @@ describe('the registration list', () => {
     const org = await newOrg()
     const res = await org.admin.api.get('/api/v1/learn/registrations?status=done&course_id=1&limit=0&cursor=zzz')
     expect(res.status).toBe(422)
-    expect(res.body.detail.map((d: any) => [d.loc, d.type])).toEqual(
-      expect.arrayContaining([
-        [['query', 'status'], 'enum'],
-        [['query', 'course_id'], 'uuid_parsing'],
-        [['query', 'limit'], 'greater_than_equal'],
-      ]),
-    )
+    expect(res.body.detail.map((d: any) => [d.loc, d.type])).toEqual([
+      [['query', 'limit'], 'greater_than_equal'],
+      [['query', 'course_id'], 'uuid_parsing'],
+      [['query', 'status'], 'enum'],
+    ])
     const cursor = await org.admin.api.get('/api/v1/learn/registrations?cursor=zzz')
     expect(cursor.status).toBe(422)
     expect(cursor.body.detail).toEqual([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }])
