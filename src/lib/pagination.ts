@@ -1,5 +1,6 @@
 import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
 import { invalid } from './errors.js'
+import { isUuid } from './validation.js'
 
 // Opaque keyset cursors: the sort key of the last item, base64url-encoded JSON.
 export type CursorKey = [string, string]
@@ -21,11 +22,10 @@ export function decodeCursor(raw: string | undefined): CursorKey | null {
   throw invalid(['query', 'cursor'], 'Invalid cursor', 'value_error')
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Only the exact form encodeCursor writes: anything else JavaScript can parse, PostgreSQL may not. */
 function isSortKey([first, id]: CursorKey): boolean {
   const time = Date.parse(first)
-  return UUID.test(id) && !Number.isNaN(time) && new Date(time).toISOString() === first
+  return isUuid(id) && !Number.isNaN(time) && new Date(time).toISOString() === first
 }
 
 /** Rows strictly after the cursor in (sortColumn, id) order, descending or ascending. */

@@ -29,6 +29,9 @@ function makeAjv(coerce: boolean): Ajv {
 const strictAjv = makeAjv(false)
 const coercingAjv = makeAjv(true)
 
+/** A UUID in any letter case, as the `uuid` format accepts it. */
+export const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+
 /** A domain format (IMO number, country code): checked by Ajv so it is reported with every other problem. */
 export function registerFormat(name: string, check: (value: string) => boolean, message: string): void {
   for (const ajv of [strictAjv, coercingAjv]) ajv.addFormat(name, { type: 'string', validate: check })

@@ -46,9 +46,17 @@ export const anyOf = (ids: string[]) => sql<string>`any(${ids}::uuid[])`
  */
 const oneOrAnyOf = (ids: string[]) => (ids.length === 1 ? ids[0] : anyOf(ids))
 
-// Over `a` (assignments, or a CTE with their columns) and `u` (users). isActive is computed by the
-// database so that it agrees with the is_active filter.
-const isActive = sql<boolean>`(a.end_date is null or a.end_date >= ${todayUtcSql})`
+/**
+ * DECISIONS §4: an assignment is active until its sign-off date has passed (endDate null or today, UTC,
+ * or later). Computed by the database, over the given alias, so lists, filters and the roster agree.
+ */
+export const activeOn = (alias: string) => {
+  const endDate = sql.ref(`${alias}.end_date`)
+  return sql<boolean>`(${endDate} is null or ${endDate} >= ${todayUtcSql})`
+}
+
+// Over `a` (assignments, or a CTE with their columns) and `u` (users).
+const isActive = activeOn('a')
 const userName = sql<string>`u.first_name || ' ' || u.last_name`
 
 /** The columns of AssignmentRow over `a`, `u` and `s` (ships). */

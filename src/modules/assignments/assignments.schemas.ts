@@ -1,11 +1,10 @@
 import Type, { type Static } from 'typebox'
 import { DateString, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
-import { registerFormat } from '../../lib/validation.js'
+import { isUuid, registerFormat } from '../../lib/validation.js'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** `ship_id` takes one id or several separated by commas. */
 export const splitIds = (value: string) => value.split(',').map((part) => part.trim())
-registerFormat('uuid-list', (value) => splitIds(value).every((id) => UUID.test(id)), 'Input should be a UUID or comma-separated UUIDs')
+registerFormat('uuid-list', (value) => splitIds(value).every(isUuid), 'Input should be a UUID or comma-separated UUIDs')
 
 export const AssignmentRole = Type.String({ minLength: 1, maxLength: 100, examples: ['Chief Engineer'] })
 

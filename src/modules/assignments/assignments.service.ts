@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js'
 import { type Actor, MANAGERS } from '../../lib/access.js'
+import { definedOnly } from '../../lib/columns.js'
 import { conflict, IssueList, notFound } from '../../lib/errors.js'
 import {
   type AssignmentColumns,
@@ -39,7 +40,7 @@ const sentIn = (body: AssignmentDates) => (field: DateField) => body[field] !== 
 /** The columns a request sets: omitted fields are left out, an explicit null is kept (it clears). */
 export function toColumns(body: AssignmentUpdate): AssignmentColumns {
   const columns: AssignmentColumns = { role: body.role, start_date: body.startDate, due_date: body.dueDate, end_date: body.endDate }
-  return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined))
+  return definedOnly(columns)
 }
 
 export async function createAssignment(db: Db, orgId: string, body: AssignmentCreate): Promise<AssignmentRow> {

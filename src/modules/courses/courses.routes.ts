@@ -1,4 +1,5 @@
 import { type Actor, ADMIN } from '../../lib/access.js'
+import { definedOnly } from '../../lib/columns.js'
 import { forbidden, notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
 import type { Module } from '../types.js'
@@ -19,7 +20,7 @@ function assertOwnOrganization(actor: Actor, organizationId: string | undefined)
 function toColumns(body: CourseUpdate): CourseColumns {
   const { s3_path, launch_file, title, description } = body
   const columns: CourseColumns = { s3_path, launch_file, title, description }
-  return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined)) as CourseColumns
+  return definedOnly(columns)
 }
 
 export const coursesRoutes: Module = (app, { db }) => {

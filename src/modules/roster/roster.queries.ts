@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { DB, UsersTable } from '../../db/schema.js'
-import { todayUtcSql } from '../../lib/dates.js'
 import { newestFirstPage } from '../../lib/pagination.js'
+import { activeOn } from '../assignments/assignments.queries.js'
 import { toUser } from '../users/users.queries.js'
 import { profileState, userMatches, usersWithProfileState } from '../verifications/verifications.queries.js'
 import type { ProfileState } from '../verifications/verifications.schemas.js'
@@ -21,7 +21,7 @@ const hasActiveAssignment = (eb: ExpressionBuilder<DB, 'users'>, orgId: string) 
       .select(sql`1`.as('one'))
       .where('assignments.organization_id', '=', orgId)
       .whereRef('assignments.user_id', '=', 'users.id')
-      .where((a) => a.or([a('assignments.end_date', 'is', null), a('assignments.end_date', '>=', todayUtcSql)])),
+      .where(activeOn('assignments')),
   )
 
 /** The organization's users with their verification state, computed for the whole page in one statement. */

@@ -1,4 +1,5 @@
 import { ADMIN } from '../../lib/access.js'
+import { definedOnly } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
 import type { Module } from '../types.js'
@@ -19,7 +20,7 @@ function toColumns(body: ShipUpdate): ShipColumns {
   if (body.imoNumber !== undefined) {
     columns.imo_number = normalizeImo(body.imoNumber)!
   }
-  return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined)) as ShipColumns
+  return definedOnly(columns)
 }
 
 export const shipsRoutes: Module = (app, { db }) => {

@@ -2,11 +2,12 @@ import { type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { Role, UserState, UsersTable } from '../../db/schema.js'
-import { iso, isoOrNull, todayUtcSql } from '../../lib/dates.js'
+import { iso, isoOrNull } from '../../lib/dates.js'
 import { isUniqueViolation } from '../../lib/db-errors.js'
 import { conflict } from '../../lib/errors.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
+import { activeOn } from '../assignments/assignments.queries.js'
 import type { User, UserListQuery } from './users.schemas.js'
 
 type UserRow = Selectable<UsersTable>
@@ -122,7 +123,7 @@ export function currentUserAssignments(db: Db, orgId: string, userId: string) {
       'assignments.start_date as startDate',
       'assignments.due_date as dueDate',
       'assignments.end_date as endDate',
-      sql<boolean>`(assignments.end_date is null or assignments.end_date >= ${todayUtcSql})`.as('isActive'),
+      activeOn('assignments').as('isActive'),
     ])
     .where('assignments.organization_id', '=', orgId)
     .where('assignments.user_id', '=', userId)

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely'
 import type { UsersTable } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
+import { definedOnly } from '../../lib/columns.js'
 import { conflict } from '../../lib/errors.js'
 import type { UserChanges } from './users.queries.js'
 import type { UserUpdate } from './users.schemas.js'
@@ -30,5 +31,5 @@ export async function userChanges(current: Selectable<UsersTable>, body: UserUpd
   }
   // Restoring a user who never had a password brings them back as pending, not active.
   if (changes.state === 'active' && !current.password_hash && !body.password) changes.state = 'pending'
-  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as UserChanges
+  return definedOnly(changes)
 }

@@ -29,10 +29,6 @@ export async function reachUser(db: Db, actor: Actor, userId: string): Promise<v
   if (!(await orgUserExists(db, actor.orgId, userId))) throw notFound('User')
 }
 
-/** The columns a request sets: an omitted field stays as it is, an explicit null clears it. */
-export const definedOnly = <T extends object>(columns: T): Partial<T> =>
-  Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Partial<T>
-
 /** Of the columns a PATCH sets, those whose value actually changes (re-sending a value is not an edit). */
 export const changedOnly = <T extends object>(current: T, columns: Partial<T>): Partial<T> =>
   Object.fromEntries(Object.entries(columns).filter(([key, value]) => current[key as keyof T] !== value)) as Partial<T>
