@@ -7,7 +7,8 @@ import type { Config } from './config.js'
 import type { Database } from './db/database.js'
 import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
 import { createTokens, registerAuth } from './lib/auth.js'
-import { registerErrorHandler } from './lib/http-errors.js'
+import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
+import { parseForm } from './lib/input-hygiene.js'
 import { registerRequestValidation } from './lib/request-validation.js'
 import { ErrorBody, ValidationErrorBody } from './lib/schemas.js'
 import { createStorage, type Storage } from './lib/storage.js'
@@ -19,6 +20,8 @@ export interface AppDeps {
   storage?: Storage
   logger?: FastifyServerOptions['logger']
 }
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>
 
@@ -62,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: true,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   registerErrorHandler(app)
@@ -71,11 +75,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // An empty JSON body reads as "no body", so body-less actions accept a Content-Type header.
   // Only JSON (and the login form) are request bodies here; anything else is a 422 json_invalid.
   app.removeContentTypeParser(['application/json', 'text/plain'])
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim()
-    if (text === '') return done(null, undefined)
+  // JSON text is UTF-8: bytes that are not are refused like any other text that is not JSON.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, JSON.parse(text))
+      const text = utf8.decode(body as Buffer).trim()
+      done(null, text === '' ? undefined : JSON.parse(text))
     } catch {
       const error = Object.assign(new Error('Invalid JSON'), {
         code: 'FST_ERR_CTP_INVALID_JSON_BODY',
@@ -84,7 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       done(error, undefined)
     }
   })
-  await app.register(formbody)
+  await app.register(formbody, { parser: parseForm })
 
   await app.register(swagger, {
     openapi: {

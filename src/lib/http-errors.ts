@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, ValidationFailed } from './errors.js'
+import { undecodable } from './input-hygiene.js'
 
 // Database errors that mean "the database is not there" rather than "the query is wrong".
 const UNAVAILABLE_CODES = new Set([
@@ -68,4 +69,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
   })
 
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ detail: 'Not Found' }))
+}
+
+/**
+ * Errors the router raises before any route runs, rendered by the same handler. A path whose escapes
+ * are not UTF-8 (`%FF`, `%ED%A0%80`) cannot be matched to a parameter: a 422 at `["path"]`.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const shown = error.code === 'FST_ERR_BAD_URL' ? new ValidationFailed([undecodable(['path'])]) : error
+  return request.server.errorHandler(shown as FastifyError, request, reply)
 }

@@ -1,25 +1,28 @@
-import type { ValidateFunction } from 'ajv'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import { declaredTypesReader } from './declared-types.js'
 import { ValidationFailed } from './errors.js'
+import { undecodableParams, unstorableText } from './input-hygiene.js'
 import { compileSchema, toIssues, type ValidationIssue } from './validation.js'
 
 type Part = 'params' | 'querystring' | 'body' | 'headers'
 const PARTS: {
   part: Part
   loc: string
-  coerce: boolean
+  /** Text parts are read as their declared types first; bodies keep their JSON types. */
+  text: boolean
   read: (r: FastifyRequest) => unknown
 }[] = [
-  { part: 'params', loc: 'path', coerce: true, read: (r) => r.params },
-  { part: 'querystring', loc: 'query', coerce: true, read: (r) => r.query },
-  { part: 'headers', loc: 'header', coerce: true, read: (r) => r.headers },
-  { part: 'body', loc: 'body', coerce: false, read: (r) => r.body },
+  { part: 'params', loc: 'path', text: true, read: (r) => r.params },
+  { part: 'querystring', loc: 'query', text: true, read: (r) => r.query },
+  { part: 'headers', loc: 'header', text: true, read: (r) => r.headers },
+  { part: 'body', loc: 'body', text: false, read: (r) => r.body },
 ]
 
 /**
  * Fastify validates one request part at a time and stops at the first failure; the contract
  * wants every problem of every part in one 422. Each route's schemas are compiled here and
  * checked together in preValidation; Fastify's own validator is switched off in app.ts.
+ * Every declared part is also searched for text PostgreSQL cannot store, so no route can write it.
  */
 export function registerRequestValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(() => () => true)
@@ -28,39 +31,40 @@ export function registerRequestValidation(app: FastifyInstance): void {
     if (!schema) return
     const checks = PARTS.filter((p) => schema[p.part]).map((p) => ({
       ...p,
-      validate: compileSchema(schema[p.part], p.coerce),
+      validate: compileSchema(schema[p.part], false),
+      readTypes: p.text ? declaredTypesReader(schema[p.part]) : null,
     }))
     if (checks.length === 0) return
-    const flags = booleanFlags(schema.querystring)
     const validateAll = async (request: FastifyRequest) => {
       // An absent body is read as an empty object, so its required fields are each reported.
       if (schema.body && request.body === undefined) request.body = {}
-      if (flags.length) normalizeFlags(request.query as Record<string, unknown>, flags)
-      const issues: ValidationIssue[] = []
-      for (const check of checks) issues.push(...runCheck(check.validate, check.read(request), check.loc))
-      if (issues.length) throw new ValidationFailed(issues)
+      const issues: ValidationIssue[] = schema.querystring ? undecodableParams(rawQuery(request.raw.url), ['query']) : []
+      for (const check of checks) issues.push(...unstorableText(check.read(request), [check.loc]))
+      for (const check of checks) {
+        const data = check.read(request)
+        check.readTypes?.(data as Record<string, unknown>)
+        if (!check.validate(data)) issues.push(...toIssues(check.validate.errors, [check.loc]))
+      }
+      if (issues.length) throw new ValidationFailed(firstPerLoc(issues))
     }
     route.preValidation = [...toArray(route.preValidation), validateAll]
   })
 }
 
-/** Query booleans also accept 1/0, which Ajv's coercion does not. */
-function booleanFlags(schema: unknown): string[] {
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> })?.properties ?? {}
-  return Object.entries(properties)
-    .filter(([, p]) => p.type === 'boolean')
-    .map(([name]) => name)
+function rawQuery(url = ''): string {
+  const start = url.indexOf('?')
+  return start === -1 ? '' : url.slice(start + 1)
 }
 
-function normalizeFlags(query: Record<string, unknown>, flags: string[]): void {
-  for (const flag of flags) {
-    if (query[flag] === '1') query[flag] = 'true'
-    else if (query[flag] === '0') query[flag] = 'false'
-  }
-}
-
-function runCheck(validate: ValidateFunction, data: unknown, loc: string): ValidationIssue[] {
-  return validate(data) ? [] : toIssues(validate.errors, [loc])
+/** One problem per field: an unstorable or undecodable value is not also reported as, say, too long. */
+function firstPerLoc(issues: ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>()
+  return issues.filter((issue) => {
+    const key = JSON.stringify(issue.loc)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }
 
 function toArray<T>(value: T | T[] | undefined): T[] {

@@ -25,7 +25,8 @@ function makeAjv(coerce: boolean): Ajv {
   return ajv
 }
 
-// Bodies keep their JSON types ("role": 5 is an error); query strings, paths and headers are text, read as their declared type.
+// Requests are validated strictly ("role": 5 is an error); their text parts are read as their declared
+// types beforehand (declared-types.ts). Ajv's looser coercion only reads environment variables (config.ts).
 const strictAjv = makeAjv(false)
 const coercingAjv = makeAjv(true)
 
