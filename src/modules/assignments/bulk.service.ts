@@ -83,10 +83,10 @@ export async function bulkCreate(db: Db, orgId: string, body: BulkCreate): Promi
 }
 
 /**
- * The courses a request names, directly or through a curriculum, locked against deletion until the
- * transaction ends. Ones the organization does not have are a 422 at their place in the body.
+ * The courses a bulk assignment names, directly or through a curriculum, locked against deletion until
+ * the transaction ends. Ones the organization does not have are a 422 at their place in the body.
  */
-async function lockNamedCourses(trx: Db, orgId: string, body: { courseIds?: string[]; curriculumId?: string }, issues: IssueList) {
+async function lockNamedCourses(trx: Db, orgId: string, body: BulkAssignCourses, issues: IssueList) {
   const listed = distinctIds(body.courseIds ?? [], ['courseIds'], issues)
   const fromCurriculum = body.curriculumId ? await curriculumCourses(trx, orgId, body.curriculumId) : []
   if (fromCurriculum === null) issues.add(['body', 'curriculumId'], 'Curriculum not found', 'value_error')
@@ -109,12 +109,16 @@ export async function bulkAssignCourses(db: Db, orgId: string, body: BulkAssignC
   })
 }
 
+/**
+ * `courseIds` name what to remove, not references to check (DECISIONS §4): a course that no listed
+ * assignment has, even one that does not exist or is another organization's, is skipped silently.
+ */
 export async function bulkRemove(db: Db, orgId: string, body: BulkRemoveCourses): Promise<BulkRemoveCoursesResult> {
   const issues = new IssueList()
   const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
-  return db.transaction().execute(async (trx) => {
-    const courseIds = await lockNamedCourses(trx, orgId, body, issues)
-    const counts = await bulkRemoveCourses(trx, orgId, ids, courseIds)
-    return { updatedCount: counts.updated_count, totalCoursesRemoved: counts.total, failedAssignmentIds: counts.failed }
-  })
+  const courseIds = distinctIds(body.courseIds, ['courseIds'], issues)
+  issues.throwIfAny()
+  // One statement: atomic without a transaction of its own.
+  const counts = await bulkRemoveCourses(db, orgId, ids, courseIds)
+  return { updatedCount: counts.updated_count, totalCoursesRemoved: counts.total, failedAssignmentIds: counts.failed }
 }
