@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js'
 import { IssueList } from '../../lib/errors.js'
 import type { Loc } from '../../lib/validation.js'
-import { type AssignmentColumns, type AssignmentRow, lockShip, toAssignment, usersOfOrg } from './assignments.queries.js'
+import { type AssignmentColumns, type AssignmentRow, lockShip, oneActivePerShip, toAssignment, usersOfOrg } from './assignments.queries.js'
 import type { Assignment, AssignmentDates } from './assignments.schemas.js'
 import { checkDates, toColumns } from './assignments.service.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from './bulk.queries.js'
@@ -49,7 +49,7 @@ export async function bulkUpdate(db: Db, orgId: string, body: BulkUpdate): Promi
   const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
   const changes = bulkChanges(body, issues)
   issues.throwIfAny()
-  const rows = await db.transaction().execute((trx) => bulkUpdateAssignments(trx, orgId, ids, changes))
+  const rows = await db.transaction().execute((trx) => oneActivePerShip(bulkUpdateAssignments(trx, orgId, ids, changes)))
   const updated = rows.filter((r) => r.problems.length === 0)
   const failed = rows.filter((r) => r.problems.length > 0)
   return {
@@ -72,7 +72,7 @@ export async function bulkCreate(db: Db, orgId: string, body: BulkCreate): Promi
     issues.throwIfAny()
     const { startDate = null, dueDate = null, endDate = null } = body
     const values = { ship_id: body.shipId, role: body.role, start_date: startDate, due_date: dueDate, end_date: endDate }
-    const rows = await bulkInsertAssignments(trx, orgId, userIds, values)
+    const rows = await oneActivePerShip(bulkInsertAssignments(trx, orgId, userIds, values))
     const created = rows.filter((r) => r.id != null)
     return {
       createdCount: created.length,

@@ -30,22 +30,22 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-/** n assignments of one crew member on one ship, made with one set-based insert. */
-async function seedAssignments(n: number): Promise<string[]> {
-  const ship = await createShip(org)
-  const { rows } = await sql<{ id: string }>`
-    insert into assignments (id, organization_id, user_id, ship_id, role)
-    select gen_random_uuid(), ${org.id}, ${org.crew.id}, ${ship.id}, 'Bosun' from generate_series(1, ${n})
-    returning id`.execute(db)
-  return rows.map((r) => r.id)
-}
-
 /** n users of the organization, made with one set-based insert. */
 async function seedUsers(n: number): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
     insert into users (id, organization_id, email, first_name, last_name, role, state)
     select gen_random_uuid(), ${org.id}, 'bulk-' || gen_random_uuid() || '@example.test', 'Bulk', 'User', 'crew', 'active'
     from generate_series(1, ${n})
+    returning id`.execute(db)
+  return rows.map((r) => r.id)
+}
+
+/** n assignments on one ship, one per new crew member (one active assignment per user and ship). */
+async function seedAssignments(n: number): Promise<string[]> {
+  const [ship, userIds] = await Promise.all([createShip(org), seedUsers(n)])
+  const { rows } = await sql<{ id: string }>`
+    insert into assignments (id, organization_id, user_id, ship_id, role)
+    select gen_random_uuid(), ${org.id}, u, ${ship.id}, 'Bosun' from unnest(${userIds}::uuid[]) u
     returning id`.execute(db)
   return rows.map((r) => r.id)
 }
