@@ -55,11 +55,19 @@ export const COURSES = `insert into courses (id, organization_id, title, descrip
     'courses/fleet' || p.org_no || '/' || n || '/', 'index.html', t, t
   from seed_plan p, generate_series(0, p.courses - 1) n, ${ts(`now() - interval '2 days' - n * interval '187 seconds'`)} t`
 
+// Assignment n is user n % users's (n / users)-th contract. Its ship advances by `step` per contract, so
+// the user is back on the same ship after ships / gcd(step, ships) contracts (only where ships are few:
+// never in the largest organization at SCALE=1). A contract with a later one on the same ship has
+// ended before today: a user holds one active assignment per ship (migration 2026_11_23_0101).
 export const ASSIGNMENTS = `insert into assignments (id, organization_id, user_id, ship_id, role, start_date, due_date, end_date, created_at, updated_at)
   select pg_temp.uid('a', p.org_no, n), p.org_id, pg_temp.uid('u', p.org_no, n % p.users),
-    pg_temp.uid('s', p.org_no, (n % p.users + (n / p.users) * greatest(1, p.ships / 5)) % p.ships),
-    (${ROLES})[1 + pg_temp.h(n, 12)], s, s + 30, case when pg_temp.h(-n, 10) < 3 then s + 120 else null end, t, t
-  from seed_plan p, generate_series(0, p.assignments - 1) n, lateral (select current_date - pg_temp.h(n, 900) as s) d,
+    pg_temp.uid('s', p.org_no, (n % p.users + (n / p.users) * g.step) % p.ships),
+    (${ROLES})[1 + pg_temp.h(n, 12)],
+    case when r.rejoins then least(s, current_date - 1) else s end, s + 30,
+    case when r.rejoins then least(s + 120, current_date - 1) when pg_temp.h(-n, 10) < 3 then s + 120 else null end, t, t
+  from seed_plan p, lateral (select greatest(1, p.ships / 5) as step) g, generate_series(0, p.assignments - 1) n,
+    lateral (select current_date - pg_temp.h(n, 900) as s) d,
+    lateral (select n / p.users + p.ships / gcd(g.step, p.ships) <= (p.assignments - 1 - n % p.users) / p.users as rejoins) r,
     ${ts(`now() - interval '2 days' - n * interval '3 minutes'`)} t`
 
 // Registration r is course k (0 ≤ k < regs_per) of assignment r / regs_per; the courses of one

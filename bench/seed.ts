@@ -5,7 +5,7 @@ import { hashPassword } from '../src/lib/auth.js'
 import * as statements from './seed-sql.js'
 
 // Bump whenever the generated data changes: a database seeded by another version is rebuilt.
-export const SEED_VERSION = 1
+export const SEED_VERSION = 2
 export const BENCH_PASSWORD = 'bench-password-1'
 
 const ORGANIZATIONS = 20

@@ -112,7 +112,6 @@ const refRows: RefRow[] = [
   ['POST', () => `${BULK}/create`, (x, o) => ({ userIds: [o.user], shipId: x.ship, role: 'Cook' }), ['shipId'], ADMIN],
   ['POST', () => `${BULK}/courses`, (x, o) => ({ assignmentIds: [o.assignment], courseIds: [x.course] }), ['courseIds', 0], ADMIN],
   ['POST', () => `${BULK}/courses`, (x, o) => ({ assignmentIds: [o.assignment], curriculumId: x.curriculum }), ['curriculumId'], ADMIN],
-  ['POST', () => `${BULK}/remove-courses`, (x, o) => ({ assignmentIds: [o.assignment], courseIds: [x.course] }), ['courseIds', 0], ADMIN],
 ]
 
 /** Bulk lists of assignment ids: a stranger's id is a per-item failure, never a 422 (DECISIONS §9). */
@@ -234,6 +233,15 @@ describe("another organization's assignment ids in a bulk list, as A's admin", (
     const res = await reachFor(A.admin.api, 'POST', () => `${BULK}/${action}`, body, seeded.b, seeded.a)
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ updatedCount: 0, failedAssignmentIds: [seeded.b.assignment], ...totals })
+  })
+})
+
+describe("another organization's course ids in remove-courses, as A's admin", () => {
+  // They name what to remove, not references to check (DECISIONS §4): skipped like unknown ones.
+  it('bulk/remove-courses → 200, nothing removed', async () => {
+    const body = (x: Seeded, o: Seeded) => ({ assignmentIds: [o.assignment], courseIds: [x.course] })
+    const res = await reachFor(A.admin.api, 'POST', () => `${BULK}/remove-courses`, body, seeded.b, seeded.a)
+    expect([res.status, res.body]).toEqual([200, { updatedCount: 0, totalCoursesRemoved: 0, failedAssignmentIds: [] }])
   })
 })
 

@@ -113,20 +113,12 @@ async function loadActor(db: Db, actors: ActorCache, claims: TokenClaims): Promi
 
 export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens, actors: ActorCache): void {
   app.decorateRequest('actor', null as unknown as Actor)
-  app.decorateRequest('claims', null as unknown as TokenClaims)
   app.addHook('onRequest', async (request) => {
     const { config, url } = request.routeOptions
     // Only the API needs a token; health checks and the API reference are open.
     if (config.public || !url?.startsWith('/api/')) return
     const claims = await tokens.verify(bearerToken(request))
-    request.claims = claims
     request.actor = await loadActor(db, actors, claims)
     assertRouteAllowed(request.actor, url, config.roles)
   })
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    claims: TokenClaims
-  }
 }

@@ -1,7 +1,9 @@
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import { todayUtcSql } from '../../lib/dates.js'
+import { isUniqueViolation } from '../../lib/db-errors.js'
+import { conflict } from '../../lib/errors.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import { type Assignment, type AssignmentListQuery, splitIds } from './assignments.schemas.js'
@@ -48,11 +50,26 @@ const oneOrAnyOf = (ids: string[]) => (ids.length === 1 ? ids[0] : anyOf(ids))
 
 /**
  * DECISIONS §4: an assignment is active until its sign-off date has passed (endDate null or today, UTC,
- * or later). Computed by the database, over the given alias, so lists, filters and the roster agree.
+ * or later). Computed by the database, so lists, filters, the roster and the writes agree.
  */
-export const activeOn = (alias: string) => {
-  const endDate = sql.ref(`${alias}.end_date`)
-  return sql<boolean>`(${endDate} is null or ${endDate} >= ${todayUtcSql})`
+export const activeWith = (endDate: RawBuilder<string | null>) => sql<boolean>`(${endDate} is null or ${endDate} >= ${todayUtcSql})`
+
+/** Whether the assignment under `alias` is active. */
+export const activeOn = (alias: string) => activeWith(sql.ref(`${alias}.end_date`))
+
+/**
+ * A write that would give a user a second active assignment on a ship fails in the database
+ * (migration 2026_11_23_0101); this turns that failure into the 409 it means.
+ */
+export async function oneActivePerShip<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write
+  } catch (error) {
+    if (isUniqueViolation(error, 'assignments_one_active_per_user_ship')) {
+      throw conflict('This user already has an active assignment on this ship')
+    }
+    throw error
+  }
 }
 
 // Over `a` (assignments, or a CTE with their columns) and `u` (users).
@@ -117,8 +134,8 @@ export async function usersOfOrg(db: Db, orgId: string, userIds: string[]): Prom
 }
 
 /**
- * The ship, locked until the transaction ends: creations on one ship take turns, so the
- * "one assignment per user and ship" check cannot race with another creation.
+ * The ship, locked until the transaction ends: creations on one ship take turns, so a bulk create's
+ * skip check sees every assignment made on the ship before it.
  */
 export async function lockShip(db: Db, orgId: string, shipId: string): Promise<boolean> {
   const row = await db
@@ -127,17 +144,6 @@ export async function lockShip(db: Db, orgId: string, shipId: string): Promise<b
     .where('organization_id', '=', orgId)
     .where('id', '=', shipId)
     .forUpdate()
-    .executeTakeFirst()
-  return row !== undefined
-}
-
-export async function isOnShip(db: Db, orgId: string, userId: string, shipId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('assignments')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .where('ship_id', '=', shipId)
     .executeTakeFirst()
   return row !== undefined
 }
@@ -155,10 +161,12 @@ export async function insertAssignment(
   values: AssignmentColumns & { user_id: string; ship_id: string; role: string },
 ): Promise<string> {
   const id = uuidv7()
-  await db
-    .insertInto('assignments')
-    .values({ id, organization_id: orgId, ...values })
-    .execute()
+  await oneActivePerShip(
+    db
+      .insertInto('assignments')
+      .values({ id, organization_id: orgId, ...values })
+      .execute(),
+  )
   return id
 }
 
@@ -174,10 +182,12 @@ export function lockAssignment(db: Db, orgId: string, assignmentId: string) {
 }
 
 export async function updateAssignment(db: Db, orgId: string, assignmentId: string, changes: AssignmentColumns): Promise<void> {
-  await db
-    .updateTable('assignments')
-    .set({ ...changes, updated_at: new Date() })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', assignmentId)
-    .execute()
+  await oneActivePerShip(
+    db
+      .updateTable('assignments')
+      .set({ ...changes, updated_at: new Date() })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', assignmentId)
+      .execute(),
+  )
 }

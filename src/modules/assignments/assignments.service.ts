@@ -1,13 +1,12 @@
 import type { Db } from '../../db/database.js'
 import { type Actor, MANAGERS } from '../../lib/access.js'
 import { definedOnly } from '../../lib/columns.js'
-import { conflict, IssueList, notFound } from '../../lib/errors.js'
+import { IssueList, notFound } from '../../lib/errors.js'
 import {
   type AssignmentColumns,
   type AssignmentRow,
   findAssignment,
   insertAssignment,
-  isOnShip,
   lockAssignment,
   lockShip,
   updateAssignment,
@@ -51,7 +50,6 @@ export async function createAssignment(db: Db, orgId: string, body: AssignmentCr
     if (!users.has(body.userId)) issues.add(['body', 'userId'], 'User not found', 'value_error')
     if (!shipFound) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')
     issues.throwIfAny()
-    if (await isOnShip(trx, orgId, body.userId, body.shipId)) throw conflict('This user already has an assignment on this ship')
     const id = await insertAssignment(trx, orgId, { user_id: body.userId, ship_id: body.shipId, ...toColumns(body), role: body.role })
     return (await findAssignment(trx, orgId, id))!
   })

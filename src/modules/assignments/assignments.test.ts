@@ -102,13 +102,13 @@ describe('assignments: create', () => {
     expect((await org.admin.api.post('/api/v1/assignments', sameDay)).status).toBe(201)
   })
 
-  it('refuses a second assignment of a user to the same ship (409)', async () => {
+  it('refuses a second active assignment of a user to the same ship (409; more in assignments.active.test.ts)', async () => {
     const ship = await createShip(org)
     const user = await org.addUser('crew')
     await createAssignment(org, user, ship)
     const again = await org.admin.api.post('/api/v1/assignments', { userId: user.id, shipId: ship.id, role: 'Cook' })
     expect(again.status).toBe(409)
-    expect(again.body).toEqual({ detail: 'This user already has an assignment on this ship' })
+    expect(again.body).toEqual({ detail: 'This user already has an active assignment on this ship' })
   })
 
   it('lets only admins and office admins create (403 for others, 403 without the learn product)', async () => {

@@ -110,7 +110,6 @@ describe('bulk remove courses', () => {
   it('validates the request (422) and removes nothing', async () => {
     const a = await fresh()
     const [mine] = await courses(1)
-    const [theirs] = await courses(1, other)
     await assign({ assignmentIds: [a], courseIds: [mine] })
     const cases: [unknown, object[]][] = [
       [{ assignmentIds: [a] }, [{ loc: ['body', 'courseIds'], msg: 'Field required', type: 'missing' }]],
@@ -123,8 +122,12 @@ describe('bulk remove courses', () => {
         ],
       ],
       [
-        { assignmentIds: [a], courseIds: [mine, theirs] },
-        [{ loc: ['body', 'courseIds', 1], msg: 'Course not found', type: 'value_error' }],
+        { assignmentIds: [a], courseIds: [mine, mine.toUpperCase()] },
+        [{ loc: ['body', 'courseIds'], msg: expect.any(String), type: 'value_error' }],
+      ],
+      [
+        { assignmentIds: [a], courseIds: [mine, 'nope'] },
+        [{ loc: ['body', 'courseIds', 1], msg: expect.any(String), type: 'uuid_parsing' }],
       ],
       [
         { assignmentIds: [a], courseIds: Array.from({ length: 1001 }, () => crypto.randomUUID()) },
@@ -137,5 +140,43 @@ describe('bulk remove courses', () => {
     }
     expect((await coursesOf(db(), [a])).pairs).toEqual([pair(a, mine)])
     expect(await enrollments(db(), [mine])).toEqual({ [mine]: 1 })
+  })
+
+  it('skips course ids no listed assignment has, unknown and foreign ones alike: never a 422', async () => {
+    const [a, b] = [await fresh(), await fresh()]
+    const theirs = await fresh(other)
+    const [x, y] = await courses(2)
+    const [foreign] = await courses(1, other)
+    await assign({ assignmentIds: [a], courseIds: [x, y] })
+    await assign({ assignmentIds: [b], courseIds: [x] })
+    expect(
+      (await other.admin.api.post('/api/v1/learn/assignments/bulk/courses', { assignmentIds: [theirs], courseIds: [foreign] })).status,
+    ).toBe(200)
+    const theirsBefore = await coursesOf(db(), [theirs])
+    const nothing = { updatedCount: 0, totalCoursesRemoved: 0, failedAssignmentIds: [] }
+
+    for (const courseIds of [[NIL], [foreign], [foreign, NIL]]) {
+      const res = await remove({ assignmentIds: [a, b], courseIds })
+      expect([courseIds, res.status, res.body]).toEqual([courseIds, 200, nothing])
+    }
+    expect((await coursesOf(db(), [a, b])).pairs).toEqual([pair(a, x), pair(a, y), pair(b, x)].sort())
+
+    const mixed = await remove({ assignmentIds: [a, theirs, b], courseIds: [foreign, x, NIL, y] })
+    expect([mixed.status, mixed.body]).toEqual([200, { updatedCount: 2, totalCoursesRemoved: 3, failedAssignmentIds: [theirs] }])
+    expect(await coursesOf(db(), [a, b])).toEqual({ pairs: [], registrations: [], rows: [] })
+    expect(await enrollments(db(), [x, y])).toEqual({ [x]: 0, [y]: 0 })
+    // The other organization's course, pair, registration and enrollment are untouched.
+    expect(await coursesOf(db(), [theirs])).toEqual(theirsBefore)
+    expect(theirsBefore.pairs).toEqual([pair(theirs, foreign)])
+    expect(await enrollments(db(), [foreign])).toEqual({ [foreign]: 1 })
+  })
+
+  it('accepts a cleanup re-sent after the course was deleted (idempotent)', async () => {
+    const a = await fresh()
+    const [gone] = await courses(1)
+    await assign({ assignmentIds: [a], courseIds: [gone] })
+    expect((await org.admin.api.delete(`/api/v1/learn/courses/${gone}`)).status).toBe(204)
+    const res = await remove({ assignmentIds: [a], courseIds: [gone] })
+    expect([res.status, res.body]).toEqual([200, { updatedCount: 0, totalCoursesRemoved: 0, failedAssignmentIds: [] }])
   })
 })

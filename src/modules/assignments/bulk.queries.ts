@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
-import { type AssignmentColumns, type AssignmentRow, rowColumns } from './assignments.queries.js'
+import { type AssignmentColumns, type AssignmentRow, activeOn, activeWith, rowColumns } from './assignments.queries.js'
 
 // Every function here is ONE statement whatever the number of ids: the ids travel as one array
 // parameter, and the steps of an operation are chained data-modifying CTEs.
@@ -21,20 +21,25 @@ export interface BulkUpdateRow extends Partial<AssignmentRow> {
   problems: string[]
 }
 
+const SECOND_ACTIVE = 'user already has an active assignment on this ship'
+
 /**
  * Applies the same change to every listed assignment of the organization whose resulting dates
  * keep the rules. One row per requested id, in request order: `problems` is empty for an updated
  * assignment (which comes with its columns), else says why it was left unchanged.
  *
  * The rows are locked first, so the rules are checked on their latest version; a row that
- * already has the resulting values is reported as updated but not rewritten. Users are looked up
- * row by row (a lateral `limit 1`): as a plain join, the planner reads the whole users table once
- * a few hundred ids are asked for.
+ * already has the resulting values is reported as updated but not rewritten. An ended assignment
+ * that the new endDate would make active fails when its user has another active one on that ship,
+ * or when an earlier id of the request reactivates one of the same user and ship. Users are looked
+ * up row by row (a lateral `limit 1`): as a plain join, the planner reads the whole users table
+ * once a few hundred ids are asked for.
  */
 export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], changes: AssignmentColumns): Promise<BulkUpdateRow[]> {
   const role = changes.role === undefined ? sql.ref<string>('a.role') : sql<string>`${changes.role}::text`
   const [startDate, dueDate, endDate] = [changed(changes, 'start_date'), changed(changes, 'due_date'), changed(changes, 'end_date')]
   const differs = sql<boolean>`(${role}, ${startDate}, ${dueDate}, ${endDate}) is distinct from (a.role, a.start_date, a.due_date, a.end_date)`
+  const reactivates = sql<boolean>`(${activeWith(endDate)} and not ${activeOn('a')})`
   return db
     .with('input(id, ord)', () => idsWithOrder(ids))
     .with('target', (qb) =>
@@ -44,6 +49,7 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
         .where('a.organization_id', '=', orgId)
         .select([
           'a.id',
+          'i.ord',
           'a.user_id',
           'a.ship_id',
           role.as('role'),
@@ -51,6 +57,10 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
           dueDate.as('due_date'),
           endDate.as('end_date'),
           differs.as('differs'),
+          reactivates.as('reactivates'),
+          sql<string[]>`array_remove(array[
+            case when ${startDate} > ${endDate} then 'startDate after endDate' end,
+            case when ${startDate} > ${dueDate} then 'startDate after dueDate' end], null)`.as('date_problems'),
         ])
         .forNoKeyUpdate('a'),
     )
@@ -59,9 +69,12 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
         .selectFrom('target as t')
         .selectAll()
         .select(
-          sql<string[]>`array_remove(array[
-            case when t.start_date > t.end_date then 'startDate after endDate' end,
-            case when t.start_date > t.due_date then 'startDate after dueDate' end], null)`.as('problems'),
+          sql<string[]>`t.date_problems || case when t.reactivates and (
+              exists (select 1 from assignments x where x.organization_id = ${orgId} and x.user_id = t.user_id
+                and x.ship_id = t.ship_id and ${activeOn('x')})
+              or exists (select 1 from target y where y.user_id = t.user_id and y.ship_id = t.ship_id
+                and y.ord < t.ord and y.reactivates and cardinality(y.date_problems) = 0)
+            ) then array[${SECOND_ACTIVE}::text] else '{}'::text[] end`.as('problems'),
         ),
     )
     .with('updated', (qb) =>
@@ -99,8 +112,9 @@ export interface NewAssignments {
 }
 
 /**
- * Assigns each user to the ship, skipping users who already have an assignment on it. One row per
- * requested user, in request order; `id` is null for a skipped user.
+ * Assigns each user to the ship, skipping users who already have an active assignment on it (an
+ * ended one never blocks: DECISIONS §4), unless the new assignments are ended themselves. One row
+ * per requested user, in request order; `id` is null for a skipped user.
  */
 export function bulkInsertAssignments(db: Db, orgId: string, userIds: string[], values: NewAssignments) {
   const newIds = userIds.map(() => uuidv7())
@@ -134,7 +148,9 @@ export function bulkInsertAssignments(db: Db, orgId: string, userIds: string[], 
                     .select('x.id')
                     .where('x.organization_id', '=', orgId)
                     .where('x.ship_id', '=', values.ship_id)
-                    .whereRef('x.user_id', '=', 'i.user_id'),
+                    .whereRef('x.user_id', '=', 'i.user_id')
+                    .where(activeOn('x'))
+                    .where(activeWith(sql`${values.end_date}::date`)),
                 ),
               ),
             ),

@@ -43,7 +43,7 @@ export type BulkCreate = Static<typeof BulkCreate>
 export const BulkCreateResult = Type.Object({
   createdCount: Type.Integer(),
   assignments: Type.Array(Assignment),
-  skippedUserIds: Type.Array(Uuid, { description: 'Users who already have an assignment on that ship' }),
+  skippedUserIds: Type.Array(Uuid, { description: 'Users who already have an active assignment on that ship' }),
 })
 export type BulkCreateResult = Static<typeof BulkCreateResult>
 

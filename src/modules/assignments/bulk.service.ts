@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js'
 import { IssueList } from '../../lib/errors.js'
 import type { Loc } from '../../lib/validation.js'
-import { type AssignmentColumns, type AssignmentRow, lockShip, toAssignment, usersOfOrg } from './assignments.queries.js'
+import { type AssignmentColumns, type AssignmentRow, lockShip, oneActivePerShip, toAssignment, usersOfOrg } from './assignments.queries.js'
 import type { Assignment, AssignmentDates } from './assignments.schemas.js'
 import { checkDates, toColumns } from './assignments.service.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from './bulk.queries.js'
@@ -49,7 +49,7 @@ export async function bulkUpdate(db: Db, orgId: string, body: BulkUpdate): Promi
   const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
   const changes = bulkChanges(body, issues)
   issues.throwIfAny()
-  const rows = await db.transaction().execute((trx) => bulkUpdateAssignments(trx, orgId, ids, changes))
+  const rows = await db.transaction().execute((trx) => oneActivePerShip(bulkUpdateAssignments(trx, orgId, ids, changes)))
   const updated = rows.filter((r) => r.problems.length === 0)
   const failed = rows.filter((r) => r.problems.length > 0)
   return {
@@ -72,7 +72,7 @@ export async function bulkCreate(db: Db, orgId: string, body: BulkCreate): Promi
     issues.throwIfAny()
     const { startDate = null, dueDate = null, endDate = null } = body
     const values = { ship_id: body.shipId, role: body.role, start_date: startDate, due_date: dueDate, end_date: endDate }
-    const rows = await bulkInsertAssignments(trx, orgId, userIds, values)
+    const rows = await oneActivePerShip(bulkInsertAssignments(trx, orgId, userIds, values))
     const created = rows.filter((r) => r.id != null)
     return {
       createdCount: created.length,
@@ -83,10 +83,10 @@ export async function bulkCreate(db: Db, orgId: string, body: BulkCreate): Promi
 }
 
 /**
- * The courses a request names, directly or through a curriculum, locked against deletion until the
- * transaction ends. Ones the organization does not have are a 422 at their place in the body.
+ * The courses a bulk assignment names, directly or through a curriculum, locked against deletion until
+ * the transaction ends. Ones the organization does not have are a 422 at their place in the body.
  */
-async function lockNamedCourses(trx: Db, orgId: string, body: { courseIds?: string[]; curriculumId?: string }, issues: IssueList) {
+async function lockNamedCourses(trx: Db, orgId: string, body: BulkAssignCourses, issues: IssueList) {
   const listed = distinctIds(body.courseIds ?? [], ['courseIds'], issues)
   const fromCurriculum = body.curriculumId ? await curriculumCourses(trx, orgId, body.curriculumId) : []
   if (fromCurriculum === null) issues.add(['body', 'curriculumId'], 'Curriculum not found', 'value_error')
@@ -109,12 +109,16 @@ export async function bulkAssignCourses(db: Db, orgId: string, body: BulkAssignC
   })
 }
 
+/**
+ * `courseIds` name what to remove, not references to check (DECISIONS §4): a course that no listed
+ * assignment has, even one that does not exist or is another organization's, is skipped silently.
+ */
 export async function bulkRemove(db: Db, orgId: string, body: BulkRemoveCourses): Promise<BulkRemoveCoursesResult> {
   const issues = new IssueList()
   const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
-  return db.transaction().execute(async (trx) => {
-    const courseIds = await lockNamedCourses(trx, orgId, body, issues)
-    const counts = await bulkRemoveCourses(trx, orgId, ids, courseIds)
-    return { updatedCount: counts.updated_count, totalCoursesRemoved: counts.total, failedAssignmentIds: counts.failed }
-  })
+  const courseIds = distinctIds(body.courseIds, ['courseIds'], issues)
+  issues.throwIfAny()
+  // One statement: atomic without a transaction of its own.
+  const counts = await bulkRemoveCourses(db, orgId, ids, courseIds)
+  return { updatedCount: counts.updated_count, totalCoursesRemoved: counts.total, failedAssignmentIds: counts.failed }
 }

@@ -151,7 +151,7 @@ describe('bulk update', () => {
 })
 
 describe('bulk create', () => {
-  it('assigns users to a ship, skipping those already on it, with the single shape', async () => {
+  it('assigns users to a ship, skipping those with an active assignment on it, with the single shape', async () => {
     const ship = await createShip(org)
     const [u1, u2, u3] = [await org.addUser('crew'), await org.addUser('crew'), await org.addUser('crew')]
     const existing = await createAssignment(org, u2, ship)

@@ -110,7 +110,7 @@ describe('bearer tokens', () => {
   })
 })
 
-describe('current user and session', () => {
+describe('current user', () => {
   it('returns the user, the organization and the assignments at both paths', async () => {
     const crew = await org.addUser('crew')
     const ship = await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Me', imoNumber: '9176187' })
@@ -156,16 +156,5 @@ describe('current user and session', () => {
         ],
       })
     }
-  })
-
-  it('describes the session from the token claims', async () => {
-    const res = await org.officeAdmin.api.get('/api/v1/shared/users/me/session')
-    expect(res.status).toBe(200)
-    expect(res.body).toEqual({
-      role: 'office_admin',
-      roles: ['office_admin'],
-      permissions: expect.arrayContaining(['crew:review']),
-      featureFlags: { learn: true, crew: true },
-    })
   })
 })

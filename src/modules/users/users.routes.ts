@@ -1,4 +1,4 @@
-import { ADMIN, assertCanReachUser, PERMISSIONS } from '../../lib/access.js'
+import { ADMIN, assertCanReachUser, PERMISSIONS, PRODUCTS } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
 import { conflict, notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
@@ -28,20 +28,18 @@ export const usersRoutes: Module = (app, { db, actors }) => {
     {
       schema: {
         tags,
-        summary: 'The session, from the token',
+        summary: "The caller's current role, permissions and products",
         response: { 200: Session },
       },
     },
     async (request) => {
-      const { role, products } = request.claims
+      // The actor, not the token: a role or product change made since the token was issued applies at once.
+      const { role, products } = request.actor
       return {
         role,
         roles: [role],
         permissions: PERMISSIONS[role],
-        featureFlags: {
-          learn: products.includes('learn'),
-          crew: products.includes('crew'),
-        },
+        featureFlags: PRODUCTS.filter((product) => products.includes(product)),
       }
     },
   )

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { PRODUCTS } from '../../lib/access.js'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 
 export const RoleSchema = Type.Enum(['admin', 'office_admin', 'office_employee', 'crew'])
@@ -73,5 +74,5 @@ export const Session = Type.Object({
   role: RoleSchema,
   roles: Type.Array(RoleSchema),
   permissions: Type.Array(Type.String()),
-  featureFlags: Type.Object({ learn: Type.Boolean(), crew: Type.Boolean() }),
+  featureFlags: Type.Array(Type.Enum(PRODUCTS), { description: "The organization's products" }),
 })

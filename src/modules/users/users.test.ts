@@ -1,6 +1,8 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, client, type TestApp } from '../../../test/app.js'
 import { createOrg, type TestOrg, type TestUser } from '../../../test/factories.js'
+import type { Product } from '../../db/schema.js'
 
 let t: TestApp
 let org: TestOrg
@@ -66,7 +68,9 @@ describe('users: create', () => {
 
 describe('users: field limits', () => {
   // Labels within the e-mail format's limits: 64 + 1 + 63 + 1 + 63 + 1 characters, a last label, then ".test".
-  const emailOf = (length: number) => `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(length - 198)}.test`
+  // The local part is unique per run: e-mails are unique across the service, and PostgreSQL keeps them between runs.
+  const emailOf = (length: number) =>
+    `${crypto.randomUUID().replaceAll('-', '').padEnd(64, 'a')}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(length - 198)}.test`
 
   it('accepts an e-mail of 254 characters and names of 1 to 300', async () => {
     const body = { email: emailOf(254), firstName: 'x'.repeat(300), lastName: 'y', role: 'crew' }
@@ -212,5 +216,61 @@ describe('users: restoring', () => {
     const res = await org.admin.api.delete(`/api/v1/shared/users/${org.admin.id.toUpperCase()}`)
     expect(res.status).toBe(409)
     expect((await org.admin.api.patch(`/api/v1/shared/users/${org.admin.id.toUpperCase()}`, { role: 'crew' })).status).toBe(409)
+  })
+})
+
+describe('users: session', () => {
+  const session = (user: TestUser) => user.api.get('/api/v1/shared/users/me/session')
+
+  it("answers the caller's role, permissions and the organization's products as a list of strings", async () => {
+    const res = await session(org.officeAdmin)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({
+      role: 'office_admin',
+      roles: ['office_admin'],
+      permissions: expect.arrayContaining(['crew:review', 'learn:assignments:write']),
+      featureFlags: ['learn', 'crew'],
+    })
+    const crew = await session(org.crew)
+    expect(crew.body).toEqual({ role: 'crew', roles: ['crew'], permissions: expect.any(Array), featureFlags: ['learn', 'crew'] })
+    expect(crew.body.permissions).toContain('learn:read:self')
+    expect(crew.body.permissions).not.toContain('users:write')
+  })
+
+  it('lists only the products the organization has, always in the order learn, crew', async () => {
+    const cases: [Product[], Product[]][] = [
+      [['learn'], ['learn']],
+      [['crew'], ['crew']],
+      [
+        ['crew', 'learn'],
+        ['learn', 'crew'],
+      ],
+    ]
+    for (const [products, featureFlags] of cases) {
+      const small = await createOrg(t.app, t.database.db, { products })
+      const res = await session(small.crew)
+      expect([products, res.status, res.body.featureFlags]).toEqual([products, 200, featureFlags])
+    }
+  })
+
+  it('reports the current role and products, not the ones the token was issued with', async () => {
+    const small = await createOrg(t.app, t.database.db)
+    const user = await small.addUser('office_employee')
+    expect((await small.admin.api.patch(`/api/v1/shared/users/${user.id}`, { role: 'office_admin' })).status).toBe(200)
+    expect((await session(user)).body).toMatchObject({ role: 'office_admin', roles: ['office_admin'] })
+    // A product change has no API: it reaches the app as the database's change announcement.
+    await sql`update organizations set products = array['crew'] where id = ${small.id}`.execute(t.database.db)
+    let featureFlags: string[] = []
+    for (let i = 0; i < 50 && featureFlags.length !== 1; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 20))
+      featureFlags = (await session(user)).body.featureFlags
+    }
+    expect(featureFlags).toEqual(['crew'])
+  })
+
+  it("refuses a suspended user's token (401)", async () => {
+    const user = await org.addUser('crew')
+    expect((await org.admin.api.delete(`/api/v1/shared/users/${user.id}`)).status).toBe(204)
+    expect((await session(user)).status).toBe(401)
   })
 })
