@@ -121,7 +121,7 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens, actor
     const claims = await tokens.verify(bearerToken(request))
     request.claims = claims
     request.actor = await loadActor(db, actors, claims)
-    assertRouteAllowed(request.actor, url, config.roles)
+    assertRouteAllowed(request.actor, config.product, config.roles)
   })
 }
 
