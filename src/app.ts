@@ -2,7 +2,7 @@ import formbody from '@fastify/formbody'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify'
+import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify'
 import type { Config } from './config.js'
 import type { Database } from './db/database.js'
 import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
@@ -13,6 +13,7 @@ import { registerRequestValidation } from './lib/request-validation.js'
 import { ErrorBody, ValidationErrorBody } from './lib/schemas.js'
 import { createStorage, type Storage } from './lib/storage.js'
 import { registerModules } from './modules/index.js'
+import type { App } from './modules/types.js'
 
 export interface AppDeps {
   config: Config
@@ -23,7 +24,8 @@ export interface AppDeps {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
-export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>
+// Callers of buildApp (server, CLI, tests) name its result with this.
+export type { App }
 
 const ERROR_RESPONSES: Record<number, { description: string; schema: unknown }> = {
   401: { description: 'Not authenticated', schema: ErrorBody },

@@ -21,27 +21,15 @@ declare module 'fastify' {
     public?: boolean
     /** Roles allowed to call the route at all (403 for the others). Absent: every role. */
     roles?: Role[]
+    /** The product the organization needs (403 without it): set from the route's registration in modules/index.ts. */
+    product?: Product
   }
   interface FastifyRequest {
     actor: Actor
   }
 }
 
-// Un-namespaced aliases belong to the product of the namespaced path they mirror.
-const PRODUCT_PREFIXES: [string, Product][] = [
-  ['/api/v1/learn', 'learn'],
-  ['/api/v1/courses', 'learn'],
-  ['/api/v1/assignments', 'learn'],
-  ['/api/v1/registrations', 'learn'],
-  ['/api/v1/crew', 'crew'],
-]
-
-export function productOf(routeUrl: string): Product | undefined {
-  return PRODUCT_PREFIXES.find(([prefix]) => routeUrl === prefix || routeUrl.startsWith(`${prefix}/`))?.[1]
-}
-
-export function assertRouteAllowed(actor: Actor, routeUrl: string, roles: Role[] | undefined): void {
-  const product = productOf(routeUrl)
+export function assertRouteAllowed(actor: Actor, product: Product | undefined, roles: Role[] | undefined): void {
   if (product && !actor.products.includes(product)) {
     throw forbidden(`Your organization does not have the ${product} product`)
   }

@@ -119,6 +119,6 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens, actor
     if (config.public || !url?.startsWith('/api/')) return
     const claims = await tokens.verify(bearerToken(request))
     request.actor = await loadActor(db, actors, claims)
-    assertRouteAllowed(request.actor, url, config.roles)
+    assertRouteAllowed(request.actor, config.product, config.roles)
   })
 }

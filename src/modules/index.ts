@@ -1,6 +1,8 @@
-import type { App } from '../app.js'
+import type { RouteOptions } from 'fastify'
+import type { Product } from '../db/schema.js'
 import { analyticsRoutes } from './analytics/analytics.routes.js'
-import { assignmentsRoutes } from './assignments/assignments.routes.js'
+import { assignmentsRoutes, assignmentUpdateRoutes } from './assignments/assignments.routes.js'
+import { bulkRoutes } from './assignments/bulk.routes.js'
 import { authRoutes } from './auth/auth.routes.js'
 import { certificatesRoutes } from './certificates/certificates.routes.js'
 import { coursesRoutes } from './courses/courses.routes.js'
@@ -9,34 +11,68 @@ import { experienceRoutes } from './experience/experience.routes.js'
 import { healthRoutes } from './health/health.routes.js'
 import { identityDocumentsRoutes } from './identity-documents/identity-documents.routes.js'
 import { nextOfKinRoutes } from './next-of-kin/next-of-kin.routes.js'
-import { registrationsRoutes } from './registrations/registrations.routes.js'
+import { registrationReadRoutes, registrationsRoutes } from './registrations/registrations.routes.js'
 import { rosterRoutes } from './roster/roster.routes.js'
 import { shipsRoutes } from './ships/ships.routes.js'
-import type { ModuleDeps } from './types.js'
+import type { App, ModuleDeps, ModulePlugin } from './types.js'
+import { embeddedStorageRoutes } from './uploads/uploads.embedded.js'
 import { uploadsRoutes } from './uploads/uploads.routes.js'
-import { usersRoutes } from './users/users.routes.js'
+import { currentUserRoutes, usersRoutes } from './users/users.routes.js'
 import { verificationsRoutes } from './verifications/verifications.routes.js'
 
-/** The one wiring file: every feature module, in one list. */
-const modules = [
-  healthRoutes,
-  authRoutes,
-  usersRoutes,
-  shipsRoutes,
-  uploadsRoutes,
-  identityDocumentsRoutes,
-  certificatesRoutes,
-  experienceRoutes,
-  nextOfKinRoutes,
-  verificationsRoutes,
-  rosterRoutes,
-  coursesRoutes,
-  curriculumsRoutes,
-  assignmentsRoutes,
-  registrationsRoutes,
-  analyticsRoutes,
+interface Registration {
+  plugin: ModulePlugin
+  /** Where the plugin's relative paths start, written as the contract writes it (the OpenAPI document shows it so). */
+  prefix: string
+  /** The product the caller's organization needs for every route of the plugin (403 otherwise). */
+  product?: Product
+  /** Older paths that serve the same operations; left out of the OpenAPI document. */
+  aliases?: string[]
+}
+
+/** The one wiring file: every URL the service answers starts at one of these prefixes (DECISIONS §8). */
+const registrations: Registration[] = [
+  { plugin: healthRoutes, prefix: '' },
+  { plugin: authRoutes, prefix: '/api/v1/auth' },
+  { plugin: currentUserRoutes, prefix: '/api/v1/users', aliases: ['/api/v1/shared/users'] },
+  { plugin: usersRoutes, prefix: '/api/v1/shared/users' },
+  { plugin: shipsRoutes, prefix: '/api/v1/shared/ships' },
+  { plugin: uploadsRoutes, prefix: '/api/v1/shared/uploads' },
+  // The embedded storage driver's presigned POST target and signed download (lib/storage.ts hands out their URLs).
+  { plugin: embeddedStorageRoutes, prefix: '/api/v1/shared/uploads' },
+  // The crew-record modules still carry their full /api/v1/crew/... paths.
+  { plugin: identityDocumentsRoutes, prefix: '', product: 'crew' },
+  { plugin: certificatesRoutes, prefix: '', product: 'crew' },
+  { plugin: experienceRoutes, prefix: '', product: 'crew' },
+  { plugin: nextOfKinRoutes, prefix: '', product: 'crew' },
+  { plugin: verificationsRoutes, prefix: '', product: 'crew' },
+  { plugin: rosterRoutes, prefix: '/api/v1/crew/roster', product: 'crew' },
+  { plugin: coursesRoutes, prefix: '/api/v1/courses/', product: 'learn', aliases: ['/api/v1/learn/courses/'] },
+  { plugin: curriculumsRoutes, prefix: '/api/v1/learn/curriculums', product: 'learn' },
+  { plugin: assignmentsRoutes, prefix: '/api/v1/assignments/', product: 'learn', aliases: ['/api/v1/learn/assignments/'] },
+  { plugin: assignmentUpdateRoutes, prefix: '/api/v1/assignments/', product: 'learn' },
+  { plugin: bulkRoutes, prefix: '/api/v1/learn/assignments/bulk', product: 'learn', aliases: ['/api/v1/assignments/bulk'] },
+  { plugin: registrationsRoutes, prefix: '/api/v1/learn/registrations', product: 'learn' },
+  { plugin: registrationReadRoutes, prefix: '/api/v1/learn/registrations', product: 'learn', aliases: ['/api/v1/registrations'] },
+  { plugin: analyticsRoutes, prefix: '/api/v1/learn/admin/analytics', product: 'learn' },
 ]
 
+/** Marks every route of one registration: its product for the access check, and hidden from the document if an alias. */
+function stamp(route: RouteOptions, product: Product | undefined, alias: boolean): void {
+  if (product) route.config = { ...route.config, product }
+  if (alias) route.schema = { ...route.schema, hide: true }
+}
+
 export async function registerModules(app: App, deps: ModuleDeps): Promise<void> {
-  for (const register of modules) await register(app, deps)
+  for (const { plugin, prefix, product, aliases = [] } of registrations) {
+    for (const at of [prefix, ...aliases]) {
+      await app.register(
+        async (scope: App) => {
+          scope.addHook('onRoute', (route) => stamp(route, product, at !== prefix))
+          await plugin(scope, deps)
+        },
+        { prefix: at },
+      )
+    }
+  }
 }

@@ -1,9 +1,13 @@
-import type { App } from '../app.js'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import type { Database, Db } from '../db/database.js'
 import type { ActorCache } from '../lib/actor-cache.js'
 import type { Tokens } from '../lib/auth.js'
 import type { Storage } from '../lib/storage.js'
+
+/** The application as modules see it. Defined here, below app.ts, so that no module imports app.ts back. */
+export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>
 
 export interface ModuleDeps {
   config: Config
@@ -14,4 +18,8 @@ export interface ModuleDeps {
   actors: ActorCache
 }
 
-export type Module = (app: App, deps: ModuleDeps) => Promise<void> | void
+/** A module's routes, with paths relative to the prefix it is registered at in modules/index.ts. */
+export type ModulePlugin = (app: App, deps: ModuleDeps) => Promise<void> | void
+
+/** The crew-record modules' name for a plugin whose routes still carry full paths (registered at prefix ''). */
+export type Module = ModulePlugin

@@ -1,11 +1,11 @@
 import { ADMIN } from '../../lib/access.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 import { courseDifficultyQuery } from './analytics.queries.js'
 import { CourseDifficultyList, CourseDifficultyQuery } from './analytics.schemas.js'
 
-export const analyticsRoutes: Module = (app, { db }) => {
+export const analyticsRoutes: ModulePlugin = (app, { db }) => {
   app.get(
-    '/api/v1/learn/admin/analytics/course-difficulty',
+    '/course-difficulty',
     {
       config: { roles: ADMIN },
       schema: {

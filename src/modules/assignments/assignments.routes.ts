@@ -1,6 +1,6 @@
 import { MANAGERS } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 import { findAssignment, listAssignments, toAssignment } from './assignments.queries.js'
 import {
   Assignment,
@@ -11,56 +11,52 @@ import {
   AssignmentUpdate,
 } from './assignments.schemas.js'
 import { createAssignment, ownOnly, patchAssignment } from './assignments.service.js'
-import { bulkRoutes } from './bulk.routes.js'
 
 const tags = ['assignments']
-// Clients use both the namespaced and the older un-namespaced paths (DECISIONS §8).
-const PREFIXES = ['/api/v1/learn/assignments', '/api/v1/assignments']
 
-export const assignmentsRoutes: Module = (app, deps) => {
-  const { db } = deps
-  for (const prefix of PREFIXES) {
-    app.post(
-      prefix,
-      {
-        config: { roles: MANAGERS },
-        schema: { tags, summary: 'Assign a user to a ship', body: AssignmentCreate, response: { 201: Assignment } },
+/** Create, list and get one: served under two prefixes (DECISIONS §8). */
+export const assignmentsRoutes: ModulePlugin = (app, { db }) => {
+  app.post(
+    '/',
+    {
+      config: { roles: MANAGERS },
+      schema: { tags, summary: 'Assign a user to a ship', body: AssignmentCreate, response: { 201: Assignment } },
+    },
+    async (request, reply) => reply.status(201).send(toAssignment(await createAssignment(db, request.actor.orgId, request.body))),
+  )
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: 'List assignments (crew and office employees: their own)',
+        querystring: AssignmentListQuery,
+        response: { 200: AssignmentPage },
       },
-      async (request, reply) => reply.status(201).send(toAssignment(await createAssignment(db, request.actor.orgId, request.body))),
-    )
+    },
+    async (request) => listAssignments(db, request.actor.orgId, request.query, ownOnly(request.actor)),
+  )
 
-    app.get(
-      prefix,
-      {
-        schema: {
-          tags,
-          summary: 'List assignments (crew and office employees: their own)',
-          querystring: AssignmentListQuery,
-          response: { 200: AssignmentPage },
-        },
-      },
-      async (request) => listAssignments(db, request.actor.orgId, request.query, ownOnly(request.actor)),
-    )
+  app.get(
+    '/:assignment_id',
+    { schema: { tags, summary: 'One assignment', params: AssignmentParams, response: { 200: Assignment } } },
+    async (request) => {
+      const row = await findAssignment(db, request.actor.orgId, request.params.assignment_id, ownOnly(request.actor))
+      if (!row) throw notFound('Assignment')
+      return toAssignment(row)
+    },
+  )
+}
 
-    app.get(
-      `${prefix}/:assignment_id`,
-      { schema: { tags, summary: 'One assignment', params: AssignmentParams, response: { 200: Assignment } } },
-      async (request) => {
-        const row = await findAssignment(db, request.actor.orgId, request.params.assignment_id, ownOnly(request.actor))
-        if (!row) throw notFound('Assignment')
-        return toAssignment(row)
-      },
-    )
-  }
-
+/** The single update (spec endpoint 7) has no namespaced form. */
+export const assignmentUpdateRoutes: ModulePlugin = (app, { db }) => {
   app.patch(
-    '/api/v1/assignments/:assignment_id',
+    '/:assignment_id',
     {
       config: { roles: MANAGERS },
       schema: { tags, summary: 'Update an assignment', params: AssignmentParams, body: AssignmentUpdate, response: { 200: Assignment } },
     },
     async (request) => toAssignment(await patchAssignment(db, request.actor.orgId, request.params.assignment_id, request.body)),
   )
-
-  bulkRoutes(app, deps)
 }

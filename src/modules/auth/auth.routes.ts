@@ -1,6 +1,6 @@
 import { hashPassword, verifyPassword } from '../../lib/auth.js'
 import { invalid, tooManyRequests, unauthorized } from '../../lib/errors.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 import { findUserByEmail, recordLogin } from '../users/users.queries.js'
 import { recordFailure, throttleWait } from './auth.queries.js'
 import { TokenRequest, TokenResponse } from './auth.schemas.js'
@@ -8,9 +8,9 @@ import { TokenRequest, TokenResponse } from './auth.schemas.js'
 // Verifying against a real hash when the e-mail is unknown keeps response times alike.
 const decoyHash = hashPassword('decoy-password-for-unknown-users')
 
-export const authRoutes: Module = (app, { db, tokens, config }) => {
+export const authRoutes: ModulePlugin = (app, { db, tokens, config }) => {
   app.post(
-    '/api/v1/auth/token',
+    '/token',
     {
       config: { public: true },
       schema: {

@@ -2,13 +2,11 @@ import { type Actor, ADMIN } from '../../lib/access.js'
 import { definedOnly } from '../../lib/columns.js'
 import { forbidden, notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 import { type CourseColumns, deleteCourse, findCourse, insertCourse, listCourses, toCourse, updateCourse } from './courses.queries.js'
 import { Course, CourseCreate, CourseListQuery, CoursePage, CourseParams, CourseUpdate } from './courses.schemas.js'
 
 const tags = ['courses']
-// Spec endpoints 8 and 9 are un-namespaced; clients also call the learn-namespaced form (DECISIONS §8).
-const BASES = ['/api/v1/courses', '/api/v1/learn/courses']
 
 /** A course belongs to the caller's organization: naming another one is refused, never a move. */
 function assertOwnOrganization(actor: Actor, organizationId: string | undefined): void {
@@ -23,55 +21,49 @@ function toColumns(body: CourseUpdate): CourseColumns {
   return definedOnly(columns)
 }
 
-export const coursesRoutes: Module = (app, { db }) => {
-  for (const base of BASES) {
-    app.post(
-      base,
-      { config: { roles: ADMIN }, schema: { tags, body: CourseCreate, response: { 201: Course } } },
-      async (request, reply) => {
-        const { organization_id, s3_path, launch_file, title, description = null } = request.body
-        assertOwnOrganization(request.actor, organization_id)
-        const row = await insertCourse(db, request.actor.orgId, { s3_path, launch_file, title, description })
-        return reply.status(201).send(toCourse(row))
-      },
-    )
+export const coursesRoutes: ModulePlugin = (app, { db }) => {
+  app.post('/', { config: { roles: ADMIN }, schema: { tags, body: CourseCreate, response: { 201: Course } } }, async (request, reply) => {
+    const { organization_id, s3_path, launch_file, title, description = null } = request.body
+    assertOwnOrganization(request.actor, organization_id)
+    const row = await insertCourse(db, request.actor.orgId, { s3_path, launch_file, title, description })
+    return reply.status(201).send(toCourse(row))
+  })
 
-    app.get(base, { schema: { tags, querystring: CourseListQuery, response: { 200: CoursePage } } }, async (request) =>
-      listCourses(db, request.actor.orgId, request.query),
-    )
+  app.get('/', { schema: { tags, querystring: CourseListQuery, response: { 200: CoursePage } } }, async (request) =>
+    listCourses(db, request.actor.orgId, request.query),
+  )
 
-    app.get(`${base}/:course_id`, { schema: { tags, params: CourseParams, response: { 200: Course } } }, async (request) => {
-      const row = await findCourse(db, request.actor.orgId, request.params.course_id)
+  app.get('/:course_id', { schema: { tags, params: CourseParams, response: { 200: Course } } }, async (request) => {
+    const row = await findCourse(db, request.actor.orgId, request.params.course_id)
+    if (!row) throw notFound('Course')
+    return toCourse(row)
+  })
+
+  app.patch(
+    '/:course_id',
+    { config: { roles: ADMIN }, schema: { tags, params: CourseParams, body: CourseUpdate, response: { 200: Course } } },
+    async (request) => {
+      assertOwnOrganization(request.actor, request.body.organization_id)
+      const row = await updateCourse(db, request.actor.orgId, request.params.course_id, toColumns(request.body))
       if (!row) throw notFound('Course')
       return toCourse(row)
-    })
+    },
+  )
 
-    app.patch(
-      `${base}/:course_id`,
-      { config: { roles: ADMIN }, schema: { tags, params: CourseParams, body: CourseUpdate, response: { 200: Course } } },
-      async (request) => {
-        assertOwnOrganization(request.actor, request.body.organization_id)
-        const row = await updateCourse(db, request.actor.orgId, request.params.course_id, toColumns(request.body))
-        if (!row) throw notFound('Course')
-        return toCourse(row)
+  app.delete(
+    '/:course_id',
+    {
+      config: { roles: ADMIN },
+      schema: {
+        tags,
+        summary: 'Delete a course (409 once any registration has attempts)',
+        params: CourseParams,
+        response: { 204: NoContent },
       },
-    )
-
-    app.delete(
-      `${base}/:course_id`,
-      {
-        config: { roles: ADMIN },
-        schema: {
-          tags,
-          summary: 'Delete a course (409 once any registration has attempts)',
-          params: CourseParams,
-          response: { 204: NoContent },
-        },
-      },
-      async (request, reply) => {
-        if (!(await deleteCourse(db, request.actor.orgId, request.params.course_id))) throw notFound('Course')
-        return reply.status(204).send(null)
-      },
-    )
-  }
+    },
+    async (request, reply) => {
+      if (!(await deleteCourse(db, request.actor.orgId, request.params.course_id))) throw notFound('Course')
+      return reply.status(204).send(null)
+    },
+  )
 }

@@ -1,7 +1,7 @@
 import { ADMIN } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 import {
   addCourse,
   assertReachable,
@@ -24,7 +24,6 @@ import {
 } from './curriculums.schemas.js'
 
 const tags = ['curriculums']
-const BASE = '/api/v1/learn/curriculums'
 
 const orNotFound = (curriculum: Curriculum | undefined): Curriculum => {
   if (!curriculum) throw notFound('Curriculum')
@@ -39,9 +38,9 @@ function toChanges(body: CurriculumUpdate): { title?: string; description?: stri
   return changes
 }
 
-export const curriculumsRoutes: Module = (app, { db }) => {
+export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
   app.post(
-    BASE,
+    '/',
     { config: { roles: ADMIN }, schema: { tags, body: CurriculumCreate, response: { 201: Curriculum } } },
     async (request, reply) => {
       const { title, description } = request.body
@@ -49,22 +48,22 @@ export const curriculumsRoutes: Module = (app, { db }) => {
     },
   )
 
-  app.get(BASE, { schema: { tags, querystring: CurriculumListQuery, response: { 200: CurriculumPage } } }, async (request) =>
+  app.get('/', { schema: { tags, querystring: CurriculumListQuery, response: { 200: CurriculumPage } } }, async (request) =>
     listCurriculums(db, request.actor.orgId, request.query),
   )
 
-  app.get(`${BASE}/:curriculum_id`, { schema: { tags, params: CurriculumParams, response: { 200: Curriculum } } }, async (request) =>
+  app.get('/:curriculum_id', { schema: { tags, params: CurriculumParams, response: { 200: Curriculum } } }, async (request) =>
     orNotFound(await findCurriculum(db, request.actor.orgId, request.params.curriculum_id)),
   )
 
   app.patch(
-    `${BASE}/:curriculum_id`,
+    '/:curriculum_id',
     { config: { roles: ADMIN }, schema: { tags, params: CurriculumParams, body: CurriculumUpdate, response: { 200: Curriculum } } },
     async (request) => orNotFound(await updateCurriculum(db, request.actor.orgId, request.params.curriculum_id, toChanges(request.body))),
   )
 
   app.delete(
-    `${BASE}/:curriculum_id`,
+    '/:curriculum_id',
     { config: { roles: ADMIN }, schema: { tags, params: CurriculumParams, response: { 204: NoContent } } },
     async (request, reply) => {
       if (!(await deleteCurriculum(db, request.actor.orgId, request.params.curriculum_id))) throw notFound('Curriculum')
@@ -73,7 +72,7 @@ export const curriculumsRoutes: Module = (app, { db }) => {
   )
 
   app.post(
-    `${BASE}/:curriculum_id/courses`,
+    '/:curriculum_id/courses',
     {
       config: { roles: ADMIN },
       schema: {
@@ -94,7 +93,7 @@ export const curriculumsRoutes: Module = (app, { db }) => {
   )
 
   app.delete(
-    `${BASE}/:curriculum_id/courses/:course_id`,
+    '/:curriculum_id/courses/:course_id',
     {
       config: { roles: ADMIN },
       schema: { tags, summary: 'Remove a course (idempotent)', params: CurriculumCourseParams, response: { 200: Curriculum } },

@@ -1,10 +1,10 @@
 import Type from 'typebox'
 import { unavailable } from '../../lib/errors.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 
 const Status = Type.Object({ status: Type.String() })
 
-export const healthRoutes: Module = (app, { database }) => {
+export const healthRoutes: ModulePlugin = (app, { database }) => {
   app.get(
     '/healthz',
     {

@@ -1,6 +1,6 @@
 import { type Actor, MANAGERS } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 import { findRegistration, listRegistrations, toRegistration } from './registrations.queries.js'
 import {
   AttemptCreate,
@@ -17,29 +17,14 @@ const tags = ['registrations']
 /** Admins and office admins see every registration of the organization; everyone else only their own. */
 const ownerScope = (actor: Actor) => (MANAGERS.includes(actor.role) ? undefined : actor.userId)
 
-export const registrationsRoutes: Module = (app, { db }) => {
-  app.get(
-    '/api/v1/learn/registrations',
-    { schema: { tags, querystring: RegistrationListQuery, response: { 200: RegistrationPage } } },
-    async (request) => listRegistrations(db, request.actor.orgId, request.query, ownerScope(request.actor)),
+/** The list and attempts. */
+export const registrationsRoutes: ModulePlugin = (app, { db }) => {
+  app.get('/', { schema: { tags, querystring: RegistrationListQuery, response: { 200: RegistrationPage } } }, async (request) =>
+    listRegistrations(db, request.actor.orgId, request.query, ownerScope(request.actor)),
   )
 
-  // The un-namespaced form is still used by older clients (DECISIONS §8).
-  for (const url of ['/api/v1/learn/registrations/:registration_id', '/api/v1/registrations/:registration_id']) {
-    app.get(
-      url,
-      { schema: { tags, params: RegistrationParams, querystring: RegistrationQuery, response: { 200: Registration } } },
-      async (request) => {
-        const { actor, params, query } = request
-        const row = await findRegistration(db, actor.orgId, params.registration_id, { ownerId: ownerScope(actor), expand: query.expand })
-        if (!row) throw notFound('Registration')
-        return toRegistration(row)
-      },
-    )
-  }
-
   app.post(
-    '/api/v1/learn/registrations/:registration_id/attempts',
+    '/:registration_id/attempts',
     {
       config: { roles: ['admin', 'crew'] },
       schema: {
@@ -56,6 +41,20 @@ export const registrationsRoutes: Module = (app, { db }) => {
       const ownerId = actor.role === 'crew' ? actor.userId : undefined
       const { registration, created } = await submitAttempt(db, actor.orgId, params.registration_id, ownerId, body)
       return reply.status(created ? 201 : 200).send(toRegistration(registration))
+    },
+  )
+}
+
+/** One registration: also served at the older un-namespaced prefix (DECISIONS §8). */
+export const registrationReadRoutes: ModulePlugin = (app, { db }) => {
+  app.get(
+    '/:registration_id',
+    { schema: { tags, params: RegistrationParams, querystring: RegistrationQuery, response: { 200: Registration } } },
+    async (request) => {
+      const { actor, params, query } = request
+      const row = await findRegistration(db, actor.orgId, params.registration_id, { ownerId: ownerScope(actor), expand: query.expand })
+      if (!row) throw notFound('Registration')
+      return toRegistration(row)
     },
   )
 }

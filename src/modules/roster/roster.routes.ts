@@ -1,11 +1,11 @@
 import { STAFF } from '../../lib/access.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 import { listRoster } from './roster.queries.js'
 import { RosterPage, RosterQuery } from './roster.schemas.js'
 
-export const rosterRoutes: Module = (app, { db }) => {
+export const rosterRoutes: ModulePlugin = (app, { db }) => {
   app.get(
-    '/api/v1/crew/roster',
+    '/',
     {
       config: { roles: STAFF },
       schema: {

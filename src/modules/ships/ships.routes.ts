@@ -2,7 +2,7 @@ import { ADMIN } from '../../lib/access.js'
 import { definedOnly } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 import { normalizeImo } from './imo.js'
 import { deleteShip, findShip, insertShip, listShips, type ShipColumns, toShip, updateShip } from './ships.queries.js'
 import { Ship, ShipCreate, ShipListQuery, ShipPage, ShipParams, ShipUpdate } from './ships.schemas.js'
@@ -23,9 +23,9 @@ function toColumns(body: ShipUpdate): ShipColumns {
   return definedOnly(columns)
 }
 
-export const shipsRoutes: Module = (app, { db }) => {
+export const shipsRoutes: ModulePlugin = (app, { db }) => {
   app.post(
-    '/api/v1/shared/ships',
+    '/',
     {
       config: { roles: ADMIN },
       schema: { tags, body: ShipCreate, response: { 201: Ship } },
@@ -40,21 +40,21 @@ export const shipsRoutes: Module = (app, { db }) => {
   )
 
   app.get(
-    '/api/v1/shared/ships',
+    '/',
     {
       schema: { tags, querystring: ShipListQuery, response: { 200: ShipPage } },
     },
     async (request) => listShips(db, request.actor.orgId, request.query),
   )
 
-  app.get('/api/v1/shared/ships/:ship_id', { schema: { tags, params: ShipParams, response: { 200: Ship } } }, async (request) => {
+  app.get('/:ship_id', { schema: { tags, params: ShipParams, response: { 200: Ship } } }, async (request) => {
     const row = await findShip(db, request.actor.orgId, request.params.ship_id)
     if (!row) throw notFound('Ship')
     return toShip(row)
   })
 
   app.patch(
-    '/api/v1/shared/ships/:ship_id',
+    '/:ship_id',
     {
       config: { roles: ADMIN },
       schema: {
@@ -72,7 +72,7 @@ export const shipsRoutes: Module = (app, { db }) => {
   )
 
   app.delete(
-    '/api/v1/shared/ships/:ship_id',
+    '/:ship_id',
     {
       config: { roles: ADMIN },
       schema: { tags, params: ShipParams, response: { 204: NoContent } },

@@ -3,15 +3,8 @@ import multipart from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
 import { AppError, invalid, notFound } from '../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
-import {
-  EMBEDDED_GET_PATH,
-  EMBEDDED_POST_PATH,
-  type EmbeddedSigning,
-  embeddedSigning,
-  type PostGrant,
-  type Storage,
-} from '../../lib/storage.js'
-import type { Module } from '../types.js'
+import { type EmbeddedSigning, embeddedSigning, type PostGrant, type Storage } from '../../lib/storage.js'
+import type { ModulePlugin } from '../types.js'
 import { Binary, DownloadQuery } from './uploads.schemas.js'
 
 const tags = ['uploads']
@@ -53,16 +46,17 @@ function attachment(filename: string): string {
 
 /**
  * The embedded storage driver's two public endpoints, standing in for S3: the presigned POST target
- * and the signed download. Both are authorized by their signature, not by a bearer token.
+ * and the signed download (their full URLs are storage.ts's EMBEDDED_POST_PATH and EMBEDDED_GET_PATH).
+ * Both are authorized by their signature, not by a bearer token.
  */
-export const embeddedStorageRoutes: Module = async (app, { config, storage }) => {
+export const embeddedStorageRoutes: ModulePlugin = async (app, { config, storage }) => {
   const signing = embeddedSigning(config)
 
   // Multipart parsing only in this scope. No file size limit here: the signed policy sets it per upload.
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: Number.POSITIVE_INFINITY } })
     scope.post(
-      EMBEDDED_POST_PATH,
+      '/target',
       {
         config: { public: true },
         schema: {
@@ -86,7 +80,7 @@ export const embeddedStorageRoutes: Module = async (app, { config, storage }) =>
   })
 
   app.get(
-    EMBEDDED_GET_PATH,
+    '/object',
     { config: { public: true }, schema: { tags, summary: 'Signed download', querystring: DownloadQuery, response: { 200: Binary } } },
     async (request, reply) => {
       const { query } = request

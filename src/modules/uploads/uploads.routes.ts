@@ -1,16 +1,14 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { Actor } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
-import type { Module } from '../types.js'
-import { embeddedStorageRoutes } from './uploads.embedded.js'
+import type { ModulePlugin } from '../types.js'
 import { findUpload, insertUpload } from './uploads.queries.js'
 import { PresignedUpload, Upload, UploadIntent, UploadParams } from './uploads.schemas.js'
 import { finalizeUpload, incomingKey, toUpload } from './uploads.service.js'
 
 const tags = ['uploads']
 
-export const uploadsRoutes: Module = async (app, deps) => {
-  const { db, storage, config } = deps
+export const uploadsRoutes: ModulePlugin = (app, { db, storage, config }) => {
   const expiresAt = () => new Date(Date.now() + config.uploadUrlTtlSeconds * 1000)
 
   // Crew reach only their own uploads; anyone else's is the same 404 as a missing one.
@@ -21,7 +19,7 @@ export const uploadsRoutes: Module = async (app, deps) => {
   }
 
   app.post(
-    '/api/v1/shared/uploads/intent',
+    '/intent',
     { schema: { tags, summary: 'Start an upload', body: UploadIntent(config.uploadMaxBytes), response: { 201: PresignedUpload } } },
     async (request, reply) => {
       const { actor, body } = request
@@ -34,7 +32,7 @@ export const uploadsRoutes: Module = async (app, deps) => {
   )
 
   app.post(
-    '/api/v1/shared/uploads/:upload_id/finalize',
+    '/:upload_id/finalize',
     { schema: { tags, summary: 'Finish an upload and process it', params: UploadParams, response: { 200: Upload } } },
     async (request) => {
       const row = await findVisible(request.actor, request.params.upload_id)
@@ -43,10 +41,8 @@ export const uploadsRoutes: Module = async (app, deps) => {
   )
 
   app.get(
-    '/api/v1/shared/uploads/:upload_id',
+    '/:upload_id',
     { schema: { tags, summary: 'An upload, with a download link once ready', params: UploadParams, response: { 200: Upload } } },
     async (request) => toUpload(await findVisible(request.actor, request.params.upload_id), storage, expiresAt()),
   )
-
-  await embeddedStorageRoutes(app, deps)
 }

@@ -2,14 +2,15 @@ import { ADMIN, assertCanReachUser, PERMISSIONS, PRODUCTS } from '../../lib/acce
 import { hashPassword } from '../../lib/auth.js'
 import { conflict, notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
 import { currentUserAssignments, findOrganization, findUser, insertUser, listUsers, toUser, updateUser } from './users.queries.js'
 import { Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
 import { assertNotSelfLockout, userChanges } from './users.service.js'
 
 const tags = ['users']
 
-export const usersRoutes: Module = (app, { db, actors }) => {
+/** The current user: GET /me, served under two prefixes (DECISIONS §8). */
+export const currentUserRoutes: ModulePlugin = (app, { db }) => {
   const me = async (request: { actor: { orgId: string; userId: string } }) => {
     const { orgId, userId } = request.actor
     const [user, organization, assignments] = await Promise.all([
@@ -19,12 +20,12 @@ export const usersRoutes: Module = (app, { db, actors }) => {
     ])
     return { user: toUser(user!), organization, assignments }
   }
-  for (const url of ['/api/v1/users/me', '/api/v1/shared/users/me']) {
-    app.get(url, { schema: { tags, summary: 'The current user', response: { 200: Me } } }, me)
-  }
+  app.get('/me', { schema: { tags, summary: 'The current user', response: { 200: Me } } }, me)
+}
 
+export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
   app.get(
-    '/api/v1/shared/users/me/session',
+    '/me/session',
     {
       schema: {
         tags,
@@ -45,7 +46,7 @@ export const usersRoutes: Module = (app, { db, actors }) => {
   )
 
   app.post(
-    '/api/v1/shared/users',
+    '/',
     {
       config: { roles: ADMIN },
       schema: { tags, body: UserCreate, response: { 201: User } },
@@ -61,7 +62,7 @@ export const usersRoutes: Module = (app, { db, actors }) => {
   )
 
   app.get(
-    '/api/v1/shared/users',
+    '/',
     {
       schema: { tags, querystring: UserListQuery, response: { 200: UserPage } },
     },
@@ -71,7 +72,7 @@ export const usersRoutes: Module = (app, { db, actors }) => {
     },
   )
 
-  app.get('/api/v1/shared/users/:user_id', { schema: { tags, params: UserParams, response: { 200: User } } }, async (request) => {
+  app.get('/:user_id', { schema: { tags, params: UserParams, response: { 200: User } } }, async (request) => {
     // A UUID is the same in any letter case; the caller's own id is stored lower case.
     assertCanReachUser(request.actor, request.params.user_id)
     const row = await findUser(db, request.actor.orgId, request.params.user_id)
@@ -80,7 +81,7 @@ export const usersRoutes: Module = (app, { db, actors }) => {
   })
 
   app.patch(
-    '/api/v1/shared/users/:user_id',
+    '/:user_id',
     {
       config: { roles: ADMIN },
       schema: {
@@ -103,7 +104,7 @@ export const usersRoutes: Module = (app, { db, actors }) => {
   )
 
   app.delete(
-    '/api/v1/shared/users/:user_id',
+    '/:user_id',
     {
       config: { roles: ADMIN },
       schema: {

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { App } from '../src/app.js'
+import { buildTestApp, client, type TestApp } from './app.js'
+import { createOrg, type TestOrg } from './factories.js'
+
+// Every method and URL the service answered before the URL map moved into modules/index.ts, by the
+// product that gates it. The map must serve exactly these: no URL lost, none added, none regated.
+const UNGATED = [
+  'GET /healthz',
+  'GET /readyz',
+  'GET /openapi.json',
+  'POST /api/v1/auth/token',
+  'GET /api/v1/users/me',
+  'GET /api/v1/shared/users/me',
+  'GET /api/v1/shared/users/me/session',
+  'POST /api/v1/shared/users',
+  'GET /api/v1/shared/users',
+  'GET /api/v1/shared/users/:user_id',
+  'PATCH /api/v1/shared/users/:user_id',
+  'DELETE /api/v1/shared/users/:user_id',
+  'POST /api/v1/shared/ships',
+  'GET /api/v1/shared/ships',
+  'GET /api/v1/shared/ships/:ship_id',
+  'PATCH /api/v1/shared/ships/:ship_id',
+  'DELETE /api/v1/shared/ships/:ship_id',
+  'POST /api/v1/shared/uploads/intent',
+  'POST /api/v1/shared/uploads/:upload_id/finalize',
+  'GET /api/v1/shared/uploads/:upload_id',
+  'POST /api/v1/shared/uploads/target',
+  'GET /api/v1/shared/uploads/object',
+]
+
+const CREW = [
+  ...['identity-documents', 'certificates', 'experience', 'next-of-kin'].flatMap((kind) => [
+    `POST /api/v1/crew/users/:user_id/${kind}`,
+    `GET /api/v1/crew/users/:user_id/${kind}`,
+  ]),
+  'GET /api/v1/crew/identity-documents/:document_id',
+  'PATCH /api/v1/crew/identity-documents/:document_id',
+  'DELETE /api/v1/crew/identity-documents/:document_id',
+  'GET /api/v1/crew/certificates/:certificate_id',
+  'PATCH /api/v1/crew/certificates/:certificate_id',
+  'DELETE /api/v1/crew/certificates/:certificate_id',
+  'PATCH /api/v1/crew/experience/:experience_id',
+  'DELETE /api/v1/crew/experience/:experience_id',
+  'PATCH /api/v1/crew/next-of-kin/:next_of_kin_id',
+  'DELETE /api/v1/crew/next-of-kin/:next_of_kin_id',
+  ...['identity-documents/:document_id', 'certificates/:certificate_id', 'experience/:experience_id'].flatMap((item) =>
+    ['submit', 'verify', 'reject'].map((action) => `POST /api/v1/crew/${item}/${action}`),
+  ),
+  'GET /api/v1/crew/users/:user_id/verification',
+  'GET /api/v1/crew/verifications',
+  'GET /api/v1/crew/roster',
+]
+
+const LEARN = [
+  ...['/api/v1/courses', '/api/v1/learn/courses'].flatMap((base) => [
+    `POST ${base}`,
+    `GET ${base}`,
+    `GET ${base}/:course_id`,
+    `PATCH ${base}/:course_id`,
+    `DELETE ${base}/:course_id`,
+  ]),
+  'POST /api/v1/learn/curriculums',
+  'GET /api/v1/learn/curriculums',
+  'GET /api/v1/learn/curriculums/:curriculum_id',
+  'PATCH /api/v1/learn/curriculums/:curriculum_id',
+  'DELETE /api/v1/learn/curriculums/:curriculum_id',
+  'POST /api/v1/learn/curriculums/:curriculum_id/courses',
+  'DELETE /api/v1/learn/curriculums/:curriculum_id/courses/:course_id',
+  ...['/api/v1/assignments', '/api/v1/learn/assignments'].flatMap((base) => [
+    `POST ${base}`,
+    `GET ${base}`,
+    `GET ${base}/:assignment_id`,
+    ...['update', 'create', 'courses', 'remove-courses'].map((action) => `POST ${base}/bulk/${action}`),
+  ]),
+  'PATCH /api/v1/assignments/:assignment_id',
+  'GET /api/v1/learn/registrations',
+  'GET /api/v1/learn/registrations/:registration_id',
+  'GET /api/v1/registrations/:registration_id',
+  'POST /api/v1/learn/registrations/:registration_id/attempts',
+  'GET /api/v1/learn/admin/analytics/course-difficulty',
+]
+
+// The OpenAPI document: each operation once, at the path service-spec.md and DECISIONS §8 write
+// (trailing slash where they write one), plus the embedded storage driver's two endpoints (§5).
+const DOCUMENTED = [
+  'POST /api/v1/auth/token',
+  'GET /api/v1/users/me',
+  'GET /api/v1/shared/users/me/session',
+  'POST /api/v1/shared/users',
+  'GET /api/v1/shared/users',
+  'GET /api/v1/shared/users/{user_id}',
+  'PATCH /api/v1/shared/users/{user_id}',
+  'DELETE /api/v1/shared/users/{user_id}',
+  'POST /api/v1/shared/ships',
+  'GET /api/v1/shared/ships',
+  'GET /api/v1/shared/ships/{ship_id}',
+  'PATCH /api/v1/shared/ships/{ship_id}',
+  'DELETE /api/v1/shared/ships/{ship_id}',
+  'POST /api/v1/shared/uploads/intent',
+  'POST /api/v1/shared/uploads/{upload_id}/finalize',
+  'GET /api/v1/shared/uploads/{upload_id}',
+  'POST /api/v1/shared/uploads/target',
+  'GET /api/v1/shared/uploads/object',
+  ...CREW.map((route) => route.replace(/:(\w+)/g, '{$1}')),
+  'POST /api/v1/courses/',
+  'GET /api/v1/courses/',
+  'GET /api/v1/courses/{course_id}',
+  'PATCH /api/v1/courses/{course_id}',
+  'DELETE /api/v1/courses/{course_id}',
+  'POST /api/v1/learn/curriculums',
+  'GET /api/v1/learn/curriculums',
+  'GET /api/v1/learn/curriculums/{curriculum_id}',
+  'PATCH /api/v1/learn/curriculums/{curriculum_id}',
+  'DELETE /api/v1/learn/curriculums/{curriculum_id}',
+  'POST /api/v1/learn/curriculums/{curriculum_id}/courses',
+  'DELETE /api/v1/learn/curriculums/{curriculum_id}/courses/{course_id}',
+  'POST /api/v1/assignments/',
+  'GET /api/v1/assignments/',
+  'GET /api/v1/assignments/{assignment_id}',
+  'PATCH /api/v1/assignments/{assignment_id}',
+  ...['update', 'create', 'courses', 'remove-courses'].map((action) => `POST /api/v1/learn/assignments/bulk/${action}`),
+  'GET /api/v1/learn/registrations',
+  'GET /api/v1/learn/registrations/{registration_id}',
+  'POST /api/v1/learn/registrations/{registration_id}/attempts',
+  'GET /api/v1/learn/admin/analytics/course-difficulty',
+]
+
+/** Method and URL of every route the router holds (HEAD and the /docs assets aside), read from its printed tree. */
+function servedRoutes(app: App): string[] {
+  const served: string[] = []
+  const path: string[] = []
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line)
+    if (!match) continue
+    const depth = match[1].length / 4
+    path[depth] = (depth ? path[depth - 1] : '') + match[2]
+    for (const method of match[3]?.split(', ') ?? []) {
+      if (method !== 'HEAD') served.push(`${method} ${path[depth].replace(/(.)\/$/, '$1')}`)
+    }
+  }
+  return served.filter((route) => !route.split(' ')[1].startsWith('/docs')).sort()
+}
+
+const withIds = (url: string) => url.replace(/:\w+/g, '0190a4a0-0000-7000-8000-000000000001')
+
+let t: TestApp
+let crewOnly: TestOrg
+let learnOnly: TestOrg
+beforeAll(async () => {
+  t = await buildTestApp()
+  crewOnly = await createOrg(t.app, t.database.db, { products: ['crew'] })
+  learnOnly = await createOrg(t.app, t.database.db, { products: ['learn'] })
+})
+afterAll(() => t.app.close())
+
+describe('the URL map', () => {
+  it('serves exactly the methods and URLs served before, each once', () => {
+    const expected = [...UNGATED, ...CREW, ...LEARN].sort()
+    expect(new Set(expected).size).toBe(expected.length)
+    expect(servedRoutes(t.app)).toEqual(expected)
+  })
+
+  it('gates each route on the product of its registration, and nothing else', async () => {
+    const call = (org: TestOrg, route: string) => {
+      const [method, url] = route.split(' ')
+      return org.admin.api[method.toLowerCase() as 'get'](withIds(url))
+    }
+    for (const [routes, product, without, withIt] of [
+      [LEARN, 'learn', crewOnly, learnOnly],
+      [CREW, 'crew', learnOnly, crewOnly],
+    ] as const) {
+      for (const route of routes) {
+        const refused = await call(without, route)
+        expect({ route, status: refused.status, body: refused.body }).toEqual({
+          route,
+          status: 403,
+          body: { detail: `Your organization does not have the ${product} product` },
+        })
+        expect({ route, status: (await call(withIt, route)).status }).not.toEqual({ route, status: 403 })
+      }
+    }
+    for (const route of UNGATED) {
+      for (const org of [crewOnly, learnOnly]) {
+        expect({ route, status: (await call(org, route)).status }).not.toEqual({ route, status: 403 })
+      }
+    }
+  })
+})
+
+describe('the OpenAPI document', () => {
+  it('lists each operation once, at the path the contract writes, and no alias', async () => {
+    const spec = (await client(t.app).get('/openapi.json')).body
+    const operations = Object.entries(
+      spec.paths as Record<string, Record<string, { summary?: string; tags?: string[]; operationId?: string }>>,
+    ).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, ...op })))
+    expect(operations.map((op) => op.route).sort()).toEqual([...DOCUMENTED].sort())
+    // The same operation twice would show as the same method, tags and summary at two paths.
+    const summaries = operations.filter((op) => op.summary).map((op) => `${op.route.split(' ')[0]} ${op.tags} ${op.summary}`)
+    expect(summaries.length).toBeGreaterThan(20)
+    expect(new Set(summaries).size).toBe(summaries.length)
+    const operationIds = operations.flatMap((op) => (op.operationId ? [op.operationId] : []))
+    expect(new Set(operationIds).size).toBe(operationIds.length)
+  })
+
+  it('answers with and without the trailing slash, at the documented path and its alias alike', async () => {
+    const { admin } = learnOnly
+    for (const base of [
+      '/api/v1/courses',
+      '/api/v1/learn/courses',
+      '/api/v1/assignments',
+      '/api/v1/learn/assignments',
+      '/api/v1/learn/curriculums',
+    ]) {
+      for (const url of [base, `${base}/`]) {
+        const res = await admin.api.get(url)
+        expect({ url, status: res.status, hasMore: res.body.hasMore }).toEqual({ url, status: 200, hasMore: false })
+      }
+    }
+    for (const url of ['/api/v1/shared/ships', '/api/v1/shared/ships/', '/api/v1/users/me/', '/api/v1/shared/users/me']) {
+      expect({ url, status: (await admin.api.get(url)).status }).toEqual({ url, status: 200 })
+    }
+    const created = await admin.api.post('/api/v1/courses', {
+      organization_id: learnOnly.id,
+      s3_path: 'courses/intro',
+      launch_file: 'index.html',
+      title: 'Posted without the slash',
+    })
+    expect(created.status).toBe(201)
+    const listed = await admin.api.get('/api/v1/courses/')
+    expect(listed.body.items.map((course: { id: string }) => course.id)).toEqual([created.body.id])
+  })
+})
