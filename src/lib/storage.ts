@@ -1,11 +1,12 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rename, rm, stat } from 'node:fs/promises'
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Config } from '../config.js'
 import { forbidden } from './errors.js'
+import { s3Storage } from './storage-s3.js'
 
 /** A browser form upload: POST `fields`, then the file as `file`, to `url` (S3's presigned POST). */
 export interface PresignedPost {
@@ -26,18 +27,35 @@ export interface DownloadRules {
   expiresAt: Date
 }
 
-/** Where upload content lives. The local driver is the embedded default; an S3 driver implements the same. */
+export interface StoredObject {
+  size: number
+  /** The type stored with the object; null where the store keeps none (local disk). */
+  contentType: string | null
+}
+
+/** Where upload content lives: local disk (the embedded default) or an S3 bucket (storage-s3.ts). */
 export interface Storage {
-  /** Writes the stream under key; the write becomes visible only once complete, and a failed one leaves nothing. */
-  put(key: string, content: Readable): Promise<{ size: number }>
+  /** The content as a stream; a missing object fails the stream. */
   read(key: string): Readable
-  size(key: string): Promise<number | null>
+  stat(key: string): Promise<StoredObject | null>
+  /** Copies `from` to `to`; `to` becomes visible only once complete. Fails when `from` is missing. */
+  copy(from: string, to: string): Promise<void>
   remove(key: string): Promise<void>
   /** A signed form upload that can only write `key`, with exactly that type and size, until it expires. */
-  presignPost(key: string, rules: PostRules): PresignedPost
+  presignPost(key: string, rules: PostRules): Promise<PresignedPost>
   /** A signed URL that downloads `key` until it expires. */
-  presignGet(key: string, rules: DownloadRules): string
+  presignGet(key: string, rules: DownloadRules): Promise<string>
+  /** Whether the store can be reached (for /readyz). */
+  ready(): Promise<boolean>
 }
+
+/** The local driver also takes writes: the embedded POST target stores the form's file through it. */
+export interface LocalStorage extends Storage {
+  /** Writes the stream under key; the write becomes visible only once complete, and a failed one leaves nothing. */
+  put(key: string, content: Readable): Promise<{ size: number }>
+}
+
+export const isLocalStorage = (storage: Storage): storage is LocalStorage => 'put' in storage
 
 // The embedded driver's own endpoints (served by the uploads module), which check what it signs.
 export const EMBEDDED_POST_PATH = '/api/v1/shared/uploads/target'
@@ -126,7 +144,20 @@ export function embeddedSigning(config: Pick<Config, 'jwtSecret' | 'publicUrl'>)
 
 export type EmbeddedSigning = ReturnType<typeof embeddedSigning>
 
-export function localStorage(root: string, signing: EmbeddedSigning): Storage {
+/** Runs `write` into a temporary file beside `target`, then renames it into place; a failure leaves nothing. */
+async function writeAtomically(target: string, write: (partial: string) => Promise<unknown>): Promise<void> {
+  await mkdir(dirname(target), { recursive: true })
+  const partial = `${target}.partial-${randomUUID()}`
+  try {
+    await write(partial)
+    await rename(partial, target)
+  } catch (error) {
+    await rm(partial, { force: true })
+    throw error
+  }
+}
+
+export function localStorage(root: string, signing: EmbeddedSigning): LocalStorage {
   const pathOf = (key: string) => {
     const full = resolve(root, key)
     if (!full.startsWith(resolve(root) + sep)) throw new Error('storage key escapes the storage root')
@@ -134,32 +165,27 @@ export function localStorage(root: string, signing: EmbeddedSigning): Storage {
   }
   return {
     async put(key, content) {
-      const target = pathOf(key)
-      await mkdir(dirname(target), { recursive: true })
-      const partial = `${target}.partial-${randomUUID()}`
-      try {
-        await pipeline(content, createWriteStream(partial))
-        await rename(partial, target)
-      } catch (error) {
-        await rm(partial, { force: true })
-        throw error
-      }
-      return { size: (await stat(target)).size }
+      await writeAtomically(pathOf(key), (partial) => pipeline(content, createWriteStream(partial)))
+      return { size: (await stat(pathOf(key))).size }
     },
     read: (key) => createReadStream(pathOf(key)),
-    async size(key) {
+    async stat(key) {
       try {
-        return (await stat(pathOf(key))).size
+        return { size: (await stat(pathOf(key))).size, contentType: null }
       } catch {
         return null
       }
     },
+    copy: (from, to) => writeAtomically(pathOf(to), (partial) => copyFile(pathOf(from), partial)),
     remove: (key) => rm(pathOf(key), { force: true }),
-    presignPost: signing.presignPost,
-    presignGet: signing.presignGet,
+    presignPost: async (key, rules) => signing.presignPost(key, rules),
+    presignGet: async (key, rules) => signing.presignGet(key, rules),
+    // The data directory is this process's own disk: nothing to reach.
+    ready: async () => true,
   }
 }
 
 export function createStorage(config: Config): Storage {
+  if (config.s3) return s3Storage(config.s3)
   return localStorage(join(config.dataDir, 'uploads'), embeddedSigning(config))
 }
