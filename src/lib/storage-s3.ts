@@ -36,7 +36,8 @@ export function s3Storage(s3: S3Config): Storage {
     region: s3.region,
     endpoint: s3.endpoint,
     forcePathStyle: s3.forcePathStyle,
-    credentials: s3.credentials,
+    // A copy: the SDK marks the object it is given, and the configuration is frozen.
+    credentials: s3.credentials && { ...s3.credentials },
     // Checksums only where S3 requires them: S3-compatible services often reject the SDK's newer default ones.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
