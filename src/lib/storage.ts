@@ -1,6 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -165,7 +165,8 @@ export function localStorage(root: string, signing: EmbeddedSigning): LocalStora
   }
   return {
     async put(key, content) {
-      await writeAtomically(pathOf(key), (partial) => pipeline(content, createWriteStream(partial)))
+      // The file is opened before the stream runs: a stream that fails at once cannot create it after the cleanup.
+      await writeAtomically(pathOf(key), async (partial) => pipeline(content, (await open(partial, 'wx')).createWriteStream()))
       return { size: (await stat(pathOf(key))).size }
     },
     read: (key) => createReadStream(pathOf(key)),
