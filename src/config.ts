@@ -30,9 +30,26 @@ const EnvSchema = Type.Object({
   WORKERS: Type.Integer({ default: 1, minimum: 1, maximum: 64 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  // S3 bucket naming rules (also MinIO's): 3–63 lower-case letters, digits, dots and hyphens.
+  S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
+  S3_REGION: Type.Optional(Type.String({ pattern: '^[a-z0-9-]+$' })),
+  S3_FORCE_PATH_STYLE: Type.Optional(Type.Enum(['true', 'false'])),
+  AWS_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  AWS_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
 })
 
 type Env = Static<typeof EnvSchema>
+
+export interface S3Config {
+  readonly bucket: string
+  /** A custom endpoint (MinIO, another S3-compatible service); AWS's own when absent. */
+  readonly endpoint: string | undefined
+  readonly region: string
+  readonly forcePathStyle: boolean
+  /** Absent: the AWS SDK's default chain (an instance or task role). */
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined
+}
 
 export interface Config {
   readonly databaseUrl: string | undefined
@@ -53,6 +70,8 @@ export interface Config {
   readonly workers: number
   readonly dbPoolSize: number
   readonly logLevel: string
+  /** Files on S3-compatible storage when S3_BUCKET is set; local disk under dataDir otherwise. */
+  readonly s3: S3Config | null
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +99,32 @@ function embeddedSecret(dataDir: string): string {
   return secret
 }
 
+// The largest object a single S3 POST upload or CopyObject handles.
+const S3_MAX_OBJECT_BYTES = 5 * 1024 ** 3
+
+function readS3(env: Env): S3Config | null {
+  const { S3_BUCKET: bucket, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env
+  const stray = (['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const).find((name) => env[name] !== undefined)
+  // Settings that would be silently ignored without a bucket are a mistake worth stopping for.
+  if (!bucket) {
+    if (stray) throw new ConfigError(`Invalid configuration: ${stray} needs S3_BUCKET`)
+    return null
+  }
+  if (env.UPLOAD_MAX_BYTES > S3_MAX_OBJECT_BYTES) {
+    throw new ConfigError('Invalid configuration: UPLOAD_MAX_BYTES above 5 GiB is more than one S3 POST or copy takes')
+  }
+  if (!accessKeyId !== !secretAccessKey) {
+    throw new ConfigError('Invalid configuration: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together')
+  }
+  return Object.freeze({
+    bucket,
+    endpoint: env.S3_ENDPOINT?.replace(/\/$/, ''),
+    region: env.S3_REGION ?? 'us-east-1',
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+    credentials: accessKeyId && secretAccessKey ? Object.freeze({ accessKeyId, secretAccessKey }) : undefined,
+  })
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env = readEnv(source)
   if (env.DATABASE_URL && !env.SEAWORTHY_JWT_SECRET) {
@@ -89,6 +134,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError('Invalid configuration: WORKERS above 1 needs DATABASE_URL (the embedded database belongs to one process)')
   }
   const dataDir = resolve(env.DATA_DIR)
+  const s3 = readS3(env)
   return Object.freeze({
     databaseUrl: env.DATABASE_URL,
     dataDir,
@@ -108,5 +154,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workers: env.WORKERS,
     dbPoolSize: env.DB_POOL_SIZE,
     logLevel: env.LOG_LEVEL,
+    s3,
   })
 }

@@ -33,4 +33,67 @@ describe('configuration', () => {
     })
     expect(Object.isFrozen(config)).toBe(true)
   })
+
+  describe('S3 storage', () => {
+    const base = { DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }
+
+    it('is off without S3_BUCKET, whatever AWS credentials the environment holds', () => {
+      expect(loadConfig({ ...base, AWS_ACCESS_KEY_ID: 'AK', AWS_SECRET_ACCESS_KEY: 'SK' }).s3).toBeNull()
+    })
+
+    it('reads the bucket, endpoint, region, path style and credentials', () => {
+      expect(loadConfig({ ...base, S3_BUCKET: 'files' }).s3).toEqual({
+        bucket: 'files',
+        endpoint: undefined,
+        region: 'us-east-1',
+        forcePathStyle: false,
+        credentials: undefined,
+      })
+      const s3 = loadConfig({
+        ...base,
+        S3_BUCKET: 'crew.files-1',
+        S3_ENDPOINT: 'https://minio.internal:9000/',
+        S3_REGION: 'eu-west-1',
+        S3_FORCE_PATH_STYLE: 'true',
+        AWS_ACCESS_KEY_ID: 'AK',
+        AWS_SECRET_ACCESS_KEY: 'SK',
+      }).s3
+      expect(s3).toEqual({
+        bucket: 'crew.files-1',
+        endpoint: 'https://minio.internal:9000',
+        region: 'eu-west-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'AK', secretAccessKey: 'SK' },
+      })
+      expect(Object.isFrozen(s3)).toBe(true)
+    })
+
+    it('stops on a bad value, naming the variable', () => {
+      const bad: Record<string, string>[] = [
+        { S3_BUCKET: 'Files_Upper' },
+        { S3_BUCKET: 'files', S3_ENDPOINT: 'minio:9000' },
+        { S3_BUCKET: 'files', S3_ENDPOINT: 'https://minio/path' },
+        { S3_BUCKET: 'files', S3_REGION: 'EU WEST' },
+        { S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'yes' },
+      ]
+      for (const env of bad) {
+        const name = Object.keys(env).at(-1)!
+        expect(() => loadConfig({ ...base, ...env })).toThrow(new RegExp(`^Invalid configuration: ${name} `))
+      }
+    })
+
+    it('refuses settings that need a bucket, half a key pair, and uploads larger than S3 takes in one POST', () => {
+      expect(() => loadConfig({ ...base, S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(
+        new ConfigError('Invalid configuration: S3_ENDPOINT needs S3_BUCKET'),
+      )
+      expect(() => loadConfig({ ...base, S3_FORCE_PATH_STYLE: 'true' })).toThrow(/S3_FORCE_PATH_STYLE needs S3_BUCKET/)
+      expect(() => loadConfig({ ...base, S3_BUCKET: 'files', AWS_ACCESS_KEY_ID: 'AK' })).toThrow(
+        new ConfigError('Invalid configuration: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together'),
+      )
+      expect(() => loadConfig({ ...base, S3_BUCKET: 'files', UPLOAD_MAX_BYTES: String(5 * 1024 ** 3 + 1) })).toThrow(
+        /UPLOAD_MAX_BYTES above 5 GiB/,
+      )
+      expect(loadConfig({ ...base, S3_BUCKET: 'files', UPLOAD_MAX_BYTES: String(5 * 1024 ** 3) }).uploadMaxBytes).toBe(5 * 1024 ** 3)
+    })
+  })
 })

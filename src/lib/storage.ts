@@ -1,43 +1,23 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rename, rm, stat } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Config } from '../config.js'
 import { forbidden } from './errors.js'
+import { s3Storage } from './storage-s3.js'
+import type { DownloadRules, PostRules, PresignedPost, Storage } from './storage-types.js'
 
-/** A browser form upload: POST `fields`, then the file as `file`, to `url` (S3's presigned POST). */
-export interface PresignedPost {
-  url: string
-  fields: Record<string, string>
-}
+export type { DownloadRules, PostRules, PresignedPost, Storage, StoredObject } from './storage-types.js'
 
-export interface PostRules {
-  contentType: string
-  /** The exact size the stored object must have. */
-  size: number
-  expiresAt: Date
-}
-
-export interface DownloadRules {
-  contentType: string
-  filename: string
-  expiresAt: Date
-}
-
-/** Where upload content lives. The local driver is the embedded default; an S3 driver implements the same. */
-export interface Storage {
+/** The local driver also takes writes: the embedded POST target stores the form's file through it. */
+export interface LocalStorage extends Storage {
   /** Writes the stream under key; the write becomes visible only once complete, and a failed one leaves nothing. */
   put(key: string, content: Readable): Promise<{ size: number }>
-  read(key: string): Readable
-  size(key: string): Promise<number | null>
-  remove(key: string): Promise<void>
-  /** A signed form upload that can only write `key`, with exactly that type and size, until it expires. */
-  presignPost(key: string, rules: PostRules): PresignedPost
-  /** A signed URL that downloads `key` until it expires. */
-  presignGet(key: string, rules: DownloadRules): string
 }
+
+export const isLocalStorage = (storage: Storage): storage is LocalStorage => 'put' in storage
 
 // The embedded driver's own endpoints (served by the uploads module), which check what it signs.
 export const EMBEDDED_POST_PATH = '/api/v1/shared/uploads/target'
@@ -126,7 +106,20 @@ export function embeddedSigning(config: Pick<Config, 'jwtSecret' | 'publicUrl'>)
 
 export type EmbeddedSigning = ReturnType<typeof embeddedSigning>
 
-export function localStorage(root: string, signing: EmbeddedSigning): Storage {
+/** Runs `write` into a temporary file beside `target`, then renames it into place; a failure leaves nothing. */
+async function writeAtomically(target: string, write: (partial: string) => Promise<unknown>): Promise<void> {
+  await mkdir(dirname(target), { recursive: true })
+  const partial = `${target}.partial-${randomUUID()}`
+  try {
+    await write(partial)
+    await rename(partial, target)
+  } catch (error) {
+    await rm(partial, { force: true })
+    throw error
+  }
+}
+
+export function localStorage(root: string, signing: EmbeddedSigning): LocalStorage {
   const pathOf = (key: string) => {
     const full = resolve(root, key)
     if (!full.startsWith(resolve(root) + sep)) throw new Error('storage key escapes the storage root')
@@ -134,32 +127,28 @@ export function localStorage(root: string, signing: EmbeddedSigning): Storage {
   }
   return {
     async put(key, content) {
-      const target = pathOf(key)
-      await mkdir(dirname(target), { recursive: true })
-      const partial = `${target}.partial-${randomUUID()}`
-      try {
-        await pipeline(content, createWriteStream(partial))
-        await rename(partial, target)
-      } catch (error) {
-        await rm(partial, { force: true })
-        throw error
-      }
-      return { size: (await stat(target)).size }
+      // The file is opened before the stream runs: a stream that fails at once cannot create it after the cleanup.
+      await writeAtomically(pathOf(key), async (partial) => pipeline(content, (await open(partial, 'wx')).createWriteStream()))
+      return { size: (await stat(pathOf(key))).size }
     },
     read: (key) => createReadStream(pathOf(key)),
-    async size(key) {
+    async stat(key) {
       try {
-        return (await stat(pathOf(key))).size
+        return { size: (await stat(pathOf(key))).size, contentType: null }
       } catch {
         return null
       }
     },
+    copy: (from, to) => writeAtomically(pathOf(to), (partial) => copyFile(pathOf(from), partial)),
     remove: (key) => rm(pathOf(key), { force: true }),
-    presignPost: signing.presignPost,
-    presignGet: signing.presignGet,
+    presignPost: async (key, rules) => signing.presignPost(key, rules),
+    presignGet: async (key, rules) => signing.presignGet(key, rules),
+    // The data directory is this process's own disk: nothing to reach.
+    ready: async () => true,
   }
 }
 
 export function createStorage(config: Config): Storage {
+  if (config.s3) return s3Storage(config.s3)
   return localStorage(join(config.dataDir, 'uploads'), embeddedSigning(config))
 }

@@ -4,7 +4,7 @@ import type { ModulePlugin } from '../types.js'
 
 const Status = Type.Object({ status: Type.String() })
 
-export const healthRoutes: ModulePlugin = (app, { database }) => {
+export const healthRoutes: ModulePlugin = (app, { database, storage }) => {
   app.get(
     '/healthz',
     {
@@ -21,7 +21,9 @@ export const healthRoutes: ModulePlugin = (app, { database }) => {
       schema: { hide: true, response: { 200: Status } },
     },
     async () => {
-      if (!(await database.ping())) throw unavailable()
+      const [databaseUp, storageUp] = await Promise.all([database.ping(), storage.ready()])
+      if (!databaseUp) throw unavailable()
+      if (!storageUp) throw unavailable('Storage unavailable')
       return { status: 'ready' }
     },
   )

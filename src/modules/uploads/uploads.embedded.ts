@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
+import { attachment } from '../../lib/content-disposition.js'
 import { AppError, invalid, notFound } from '../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
-import { type EmbeddedSigning, embeddedSigning, type PostGrant, type Storage } from '../../lib/storage.js'
+import { type EmbeddedSigning, embeddedSigning, isLocalStorage, type LocalStorage, type PostGrant } from '../../lib/storage.js'
 import type { ModulePlugin } from '../types.js'
 import { Binary, DownloadQuery } from './uploads.schemas.js'
 
@@ -21,7 +22,7 @@ async function* withinPolicy(file: AsyncIterable<Buffer>, grant: PostGrant) {
 }
 
 /** Like S3: the form's fields come first and are checked against their signed policy, then `file` is stored. */
-async function receiveForm(request: FastifyRequest, signing: EmbeddedSigning, storage: Storage): Promise<void> {
+async function receiveForm(request: FastifyRequest, signing: EmbeddedSigning, storage: LocalStorage): Promise<void> {
   if (!request.isMultipart()) throw invalid(['header', 'content-type'], 'Expected multipart/form-data', 'value_error')
   const fields: Record<string, string> = {}
   for await (const part of request.parts()) {
@@ -37,19 +38,14 @@ async function receiveForm(request: FastifyRequest, signing: EmbeddedSigning, st
   throw invalid(['body', 'file'], 'Field required', 'missing')
 }
 
-// RFC 6266: an ASCII fallback plus the exact UTF-8 name.
-function attachment(filename: string): string {
-  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_')
-  const exact = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`
-}
-
 /**
  * The embedded storage driver's two public endpoints, standing in for S3: the presigned POST target
  * and the signed download (their full URLs are storage.ts's EMBEDDED_POST_PATH and EMBEDDED_GET_PATH).
  * Both are authorized by their signature, not by a bearer token.
  */
 export const embeddedStorageRoutes: ModulePlugin = async (app, { config, storage }) => {
+  // With S3 the bucket takes the form and serves the downloads: no stand-ins.
+  if (!isLocalStorage(storage)) return
   const signing = embeddedSigning(config)
 
   // Multipart parsing only in this scope. No file size limit here: the signed policy sets it per upload.
@@ -85,11 +81,11 @@ export const embeddedStorageRoutes: ModulePlugin = async (app, { config, storage
     async (request, reply) => {
       const { query } = request
       signing.checkGet(query)
-      const size = await storage.size(query.key)
-      if (size === null) throw notFound('File')
+      const stored = await storage.stat(query.key)
+      if (!stored) throw notFound('File')
       return reply
         .type(query.type)
-        .headers({ 'content-length': size, 'content-disposition': attachment(query.filename), 'x-content-type-options': 'nosniff' })
+        .headers({ 'content-length': stored.size, 'content-disposition': attachment(query.filename), 'x-content-type-options': 'nosniff' })
         .send(storage.read(query.key))
     },
   )

@@ -6,6 +6,8 @@ const libraries = () => Promise.all([import('file-type'), import('image-size'), 
 
 export interface Inspection {
   sha256: string
+  /** The bytes read, which are the bytes hashed. */
+  size: number
   width: number | null
   height: number | null
   pageCount: number | null
@@ -17,6 +19,8 @@ export interface Inspection {
 const SAME_TYPE: Record<string, string> = { 'image/apng': 'image/png' }
 // EXIF orientations that turn the picture a quarter: its displayed width is its stored height.
 const QUARTER_TURNS = new Set([5, 6, 7, 8])
+// Type sniffing needs the first 4100 bytes; image-size reads no more than 512 KiB of a file itself.
+const HEAD_BYTES = 512 * 1024
 
 async function measure(content: Buffer, mime: string): Promise<Pick<Inspection, 'width' | 'height' | 'pageCount'>> {
   const [, { imageSize }, { PDFDocument }] = await libraries()
@@ -29,16 +33,44 @@ async function measure(content: Buffer, mime: string): Promise<Pick<Inspection, 
   return { width: turned ? height : width, height: turned ? width : height, pageCount: null }
 }
 
-/** Sniffs the real type (it must be the declared one), hashes and measures the content. */
-export async function inspect(content: Buffer, mime: string): Promise<Inspection> {
-  const sha256 = createHash('sha256').update(content).digest('hex')
-  const rejected = (threatName: string) => ({ sha256, width: null, height: null, pageCount: null, threatName })
+/** Hashes all of the content as it streams by and keeps only what inspection reads: the head, or everything. */
+async function take(content: AsyncIterable<Uint8Array>, whole: boolean) {
+  const hash = createHash('sha256')
+  const kept: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of content) {
+    hash.update(chunk)
+    if (whole || size < HEAD_BYTES) kept.push(chunk)
+    size += chunk.length
+  }
+  const bytes = Buffer.concat(kept)
+  return { sha256: hash.digest('hex'), size, bytes: whole ? bytes : bytes.subarray(0, HEAD_BYTES) }
+}
+
+async function inspectStream(content: AsyncIterable<Uint8Array>, mime: string, whole: boolean): Promise<Inspection> {
+  const { sha256, size, bytes } = await take(content, whole)
+  const rejected = (threatName: string) => ({ sha256, size, width: null, height: null, pageCount: null, threatName })
   const [{ fileTypeFromBuffer }] = await libraries()
-  const detected = (await fileTypeFromBuffer(content))?.mime
+  const detected = (await fileTypeFromBuffer(bytes))?.mime
   if (!detected || (SAME_TYPE[detected] ?? detected) !== mime) return rejected('ContentTypeMismatch')
   try {
-    return { sha256, ...(await measure(content, mime)), threatName: null }
+    return { sha256, size, ...(await measure(bytes, mime)), threatName: null }
   } catch {
     return rejected('MalformedContent')
   }
+}
+
+// pdf-lib reads a PDF whole, in memory. One at a time per process keeps that to one file's worth
+// (UPLOAD_MAX_BYTES) however many uploads are finalized at once; images need only their head.
+let pdfTurn: Promise<unknown> = Promise.resolve()
+
+/**
+ * Sniffs the real type (it must be the declared one), hashes and measures the content, reading it once
+ * as a stream from `open` (called when its turn comes).
+ */
+export function inspect(open: () => AsyncIterable<Uint8Array>, mime: string): Promise<Inspection> {
+  if (mime !== 'application/pdf') return inspectStream(open(), mime, false)
+  const result = pdfTurn.then(() => inspectStream(open(), mime, true))
+  pdfTurn = result.catch(() => undefined)
+  return result
 }

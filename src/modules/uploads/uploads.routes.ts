@@ -26,7 +26,7 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config }) => {
       const id = uuidv7()
       const key = incomingKey(actor.orgId, id)
       await insertUpload(db, actor.orgId, { ...body, id, userId: actor.userId, storageKey: key })
-      const presignedPost = storage.presignPost(key, { contentType: body.mime, size: body.size, expiresAt: expiresAt() })
+      const presignedPost = await storage.presignPost(key, { contentType: body.mime, size: body.size, expiresAt: expiresAt() })
       return reply.status(201).send({ uploadId: id, presignedPost })
     },
   )

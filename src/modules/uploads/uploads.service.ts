@@ -1,20 +1,19 @@
-import { Readable } from 'node:stream'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import { iso } from '../../lib/dates.js'
 import { conflict } from '../../lib/errors.js'
-import type { Storage } from '../../lib/storage.js'
+import type { Storage, StoredObject } from '../../lib/storage.js'
 import { inspect } from './uploads.inspect.js'
 import { findUpload, markProcessed, markUploaded, type UploadRow } from './uploads.queries.js'
 import type { Upload } from './uploads.schemas.js'
 
-// The presigned POST writes `incoming`; processing stores the bytes it checked under a key of its own,
+// The presigned POST writes `incoming`; processing copies it to a key of its own and checks the copy,
 // so nothing written to `incoming` later (a replayed POST) can replace content that was found clean.
 export const incomingKey = (orgId: string, uploadId: string) => `${orgId}/${uploadId}/incoming`
 const contentKey = (orgId: string, uploadId: string) => `${orgId}/${uploadId}/${uuidv7()}`
 
 /** The wire shape; a ready upload carries a download link valid until `linkExpiresAt`. */
-export function toUpload(row: UploadRow, storage: Storage, linkExpiresAt: Date): Upload {
+export async function toUpload(row: UploadRow, storage: Storage, linkExpiresAt: Date): Promise<Upload> {
   const download = { contentType: row.mime, filename: row.original_filename, expiresAt: linkExpiresAt }
   return {
     id: row.id,
@@ -23,7 +22,7 @@ export function toUpload(row: UploadRow, storage: Storage, linkExpiresAt: Date):
     originalFilename: row.original_filename,
     sizeBytes: row.size_bytes ?? row.declared_size,
     createdAt: iso(row.created_at),
-    downloadUrl: row.status === 'ready' ? storage.presignGet(row.storage_key, download) : null,
+    downloadUrl: row.status === 'ready' ? await storage.presignGet(row.storage_key, download) : null,
     derivatives: row.derivatives,
     width: row.width,
     height: row.height,
@@ -35,46 +34,58 @@ export function toUpload(row: UploadRow, storage: Storage, linkExpiresAt: Date):
 // A step that finds its input gone may have lost a race with a concurrent finalize that moved the row on.
 const movedOn = async (db: Db, row: UploadRow) => (await findUpload(db, row.organization_id, row.id))?.status !== row.status
 
-async function receive(db: Db, storage: Storage, row: UploadRow): Promise<void> {
-  const size = await storage.size(row.storage_key)
-  if (size !== row.declared_size) {
-    if (await movedOn(db, row)) return
-    throw conflict(
-      size === null
-        ? 'No file has been uploaded for this upload yet'
-        : `The uploaded file has ${size} bytes, not the declared ${row.declared_size}`,
-    )
+/** Why the stored object is not what the intent allowed (its size, or a type other than declared), or null. */
+function mismatch(stored: StoredObject | null, row: UploadRow): string | null {
+  if (!stored) return 'No file has been uploaded for this upload yet'
+  if (stored.size !== row.declared_size) return `The uploaded file has ${stored.size} bytes, not the declared ${row.declared_size}`
+  // Only S3 keeps a type, and its policy admits the declared one alone: another was written around the policy.
+  if (stored.contentType !== null && stored.contentType !== row.mime) {
+    return `The uploaded file has type ${stored.contentType}, not the declared ${row.mime}`
   }
-  await markUploaded(db, row.organization_id, row.id, size)
+  return null
 }
 
-async function readContent(db: Db, storage: Storage, row: UploadRow): Promise<Buffer | null> {
+async function receive(db: Db, storage: Storage, row: UploadRow): Promise<void> {
+  const stored = await storage.stat(row.storage_key)
+  const problem = mismatch(stored, row)
+  if (problem) {
+    if (await movedOn(db, row)) return
+    throw conflict(problem)
+  }
+  await markUploaded(db, row.organization_id, row.id, stored!.size)
+}
+
+async function copyIncoming(db: Db, storage: Storage, row: UploadRow, key: string): Promise<boolean> {
   try {
-    return Buffer.concat(await storage.read(row.storage_key).toArray())
+    await storage.copy(row.storage_key, key)
+    return true
   } catch (error) {
-    if (await movedOn(db, row)) return null
+    if (await movedOn(db, row)) return false
     throw error
   }
 }
 
-/** Sniffs, hashes and measures the content: uploaded → ready, or rejected with a threat name. */
+/** Sniffs, hashes and measures a copy of the content: uploaded → ready, or rejected with a threat name. */
 async function processContent(db: Db, storage: Storage, row: UploadRow): Promise<void> {
-  const content = await readContent(db, storage, row)
-  if (!content) return
-  const found = await inspect(content, row.mime)
   const key = contentKey(row.organization_id, row.id)
-  await storage.put(key, Readable.from([content]))
-  const recorded = await markProcessed(db, row.organization_id, row.id, {
-    status: found.threatName ? 'rejected' : 'ready',
-    storage_key: key,
-    size_bytes: content.length,
-    sha256: found.sha256,
-    width: found.width,
-    height: found.height,
-    page_count: found.pageCount,
-    threat_name: found.threatName,
-  })
-  await storage.remove(recorded ? row.storage_key : key)
+  if (!(await copyIncoming(db, storage, row, key))) return
+  let recorded = false
+  try {
+    const found = await inspect(() => storage.read(key), row.mime)
+    recorded = await markProcessed(db, row.organization_id, row.id, {
+      status: found.threatName ? 'rejected' : 'ready',
+      storage_key: key,
+      size_bytes: found.size,
+      sha256: found.sha256,
+      width: found.width,
+      height: found.height,
+      page_count: found.pageCount,
+      threat_name: found.threatName,
+    })
+  } finally {
+    // The checked copy replaces `incoming`; a call that failed or lost the race drops its copy.
+    await storage.remove(recorded ? row.storage_key : key)
+  }
 }
 
 /**

@@ -1,0 +1,42 @@
+import type { Readable } from 'node:stream'
+
+/** A browser form upload: POST `fields`, then the file as `file`, to `url` (S3's presigned POST). */
+export interface PresignedPost {
+  url: string
+  fields: Record<string, string>
+}
+
+export interface PostRules {
+  contentType: string
+  /** The exact size the stored object must have. */
+  size: number
+  expiresAt: Date
+}
+
+export interface DownloadRules {
+  contentType: string
+  filename: string
+  expiresAt: Date
+}
+
+export interface StoredObject {
+  size: number
+  /** The type stored with the object; null where the store keeps none (local disk). */
+  contentType: string | null
+}
+
+/** Where upload content lives: local disk (the embedded default) or an S3 bucket (storage-s3.ts). */
+export interface Storage {
+  /** The content as a stream; a missing object fails the stream. */
+  read(key: string): Readable
+  stat(key: string): Promise<StoredObject | null>
+  /** Copies `from` to `to`; `to` becomes visible only once complete. Fails when `from` is missing. */
+  copy(from: string, to: string): Promise<void>
+  remove(key: string): Promise<void>
+  /** A signed form upload that can only write `key`, with exactly that type and size, until it expires. */
+  presignPost(key: string, rules: PostRules): Promise<PresignedPost>
+  /** A signed URL that downloads `key` until it expires. */
+  presignGet(key: string, rules: DownloadRules): Promise<string>
+  /** Whether the store can be reached (for /readyz). */
+  ready(): Promise<boolean>
+}
