@@ -34,9 +34,13 @@ const EnvSchema = Type.Object({
 
 type Env = Static<typeof EnvSchema>
 
-export interface Config {
+/** Where the data lives: all the command line needs. */
+export interface DatabaseConfig {
   readonly databaseUrl: string | undefined
   readonly dataDir: string
+}
+
+export interface Config extends DatabaseConfig {
   readonly host: string
   readonly port: number
   readonly publicUrl: string
@@ -78,6 +82,12 @@ function embeddedSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url')
   writeFileSync(file, secret, { mode: 0o600 })
   return secret
+}
+
+/** The command line's configuration: it signs nothing, so it neither needs nor generates a JWT secret. */
+export function loadDatabaseConfig(source: Record<string, string | undefined> = process.env): DatabaseConfig {
+  const env = readEnv(source)
+  return Object.freeze({ databaseUrl: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR) })
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
