@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import proxyAddr from '@fastify/proxy-addr'
 import Type, { type Static } from 'typebox'
 import { createValidator } from './lib/validation.js'
 
@@ -24,8 +25,11 @@ const EnvSchema = Type.Object({
     minimum: 10,
     maximum: 86400,
   }),
+  // Per (e-mail, client address) pair: the name predates the per-address and per-e-mail ceilings.
   LOGIN_MAX_FAILURES_PER_EMAIL: Type.Integer({ default: 10, minimum: 1 }),
   LOGIN_MAX_FAILURES_PER_ADDRESS: Type.Integer({ default: 50, minimum: 1 }),
+  LOGIN_MAX_FAILURES_PER_EMAIL_TOTAL: Type.Integer({ default: 200, minimum: 1 }),
+  TRUST_PROXY: Type.Optional(Type.String()),
   LOGIN_WINDOW_SECONDS: Type.Integer({ default: 900, minimum: 1 }),
   WORKERS: Type.Integer({ default: 1, minimum: 1, maximum: 64 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
@@ -49,14 +53,21 @@ export interface Config extends DatabaseConfig {
   readonly expiringSoonDays: number
   readonly uploadMaxBytes: number
   readonly uploadUrlTtlSeconds: number
-  readonly login: {
-    readonly maxPerEmail: number
-    readonly maxPerAddress: number
-    readonly windowSeconds: number
-  }
+  readonly login: LoginLimits
+  /** Proxies (IPs, CIDRs) whose X-Forwarded-For is believed; empty: the client is the TCP peer. */
+  readonly trustProxy: readonly string[]
   readonly workers: number
   readonly dbPoolSize: number
   readonly logLevel: string
+}
+
+export interface LoginLimits {
+  /** Failures of one e-mail from one address. */
+  readonly maxPerPair: number
+  readonly maxPerAddress: number
+  /** Failures of one e-mail from all addresses together. */
+  readonly maxPerEmail: number
+  readonly windowSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +83,21 @@ function readEnv(source: Record<string, string | undefined>): Env {
     throw new ConfigError(`Invalid configuration: ${name} ${first.msg}`)
   }
   return result.value
+}
+
+/** TRUST_PROXY as the list Fastify's trustProxy takes, checked by the same parser Fastify uses. */
+function trustedProxies(raw: string | undefined): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  if (list.length === 0) return []
+  try {
+    proxyAddr.compile(list)
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: TRUST_PROXY ${(error as Error).message}`)
+  }
+  return list
 }
 
 // The embedded default keeps its generated secret beside its data so restarts keep tokens valid.
@@ -111,10 +137,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,
     login: Object.freeze({
-      maxPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
+      maxPerPair: env.LOGIN_MAX_FAILURES_PER_EMAIL,
       maxPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      maxPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL_TOTAL,
       windowSeconds: env.LOGIN_WINDOW_SECONDS,
     }),
+    trustProxy: Object.freeze(trustedProxies(env.TRUST_PROXY)),
     workers: env.WORKERS,
     dbPoolSize: env.DB_POOL_SIZE,
     logLevel: env.LOG_LEVEL,

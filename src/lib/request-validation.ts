@@ -28,7 +28,7 @@ export function registerRequestValidation(app: FastifyInstance): void {
     if (!schema) return
     const checks = PARTS.filter((p) => schema[p.part]).map((p) => ({
       ...p,
-      validate: compileSchema(schema[p.part], p.coerce),
+      validator: compilePart(schema[p.part], p.coerce),
     }))
     if (checks.length === 0) return
     const flags = booleanFlags(schema.querystring)
@@ -37,11 +37,29 @@ export function registerRequestValidation(app: FastifyInstance): void {
       if (schema.body && request.body === undefined) request.body = {}
       if (flags.length) normalizeFlags(request.query as Record<string, unknown>, flags)
       const issues: ValidationIssue[] = []
-      for (const check of checks) issues.push(...runCheck(check.validate, check.read(request), check.loc))
+      for (const check of checks) issues.push(...runCheck(check.validator(request), check.read(request), check.loc))
       if (issues.length) throw new ValidationFailed(issues)
     }
     route.preValidation = [...toArray(route.preValidation), validateAll]
   })
+}
+
+/**
+ * A part's validator for a request. A body may declare one schema per media type, in Fastify's
+ * `{content: {<type>: {schema}}}` form: the request's Content-Type picks it, the first one when none matches.
+ */
+function compilePart(schema: unknown, coerce: boolean): (request: FastifyRequest) => ValidateFunction {
+  const content = (schema as { content?: Record<string, { schema: unknown }> }).content
+  if (!content) {
+    const validate = compileSchema(schema, coerce)
+    return () => validate
+  }
+  const byType = new Map(Object.entries(content).map(([type, media]) => [type, compileSchema(media.schema, coerce)]))
+  const fallback = [...byType.values()][0]
+  return (request) => {
+    const type = request.headers['content-type']?.split(';')[0].trim().toLowerCase() ?? ''
+    return byType.get(type) ?? fallback
+  }
 }
 
 /** Query booleans also accept 1/0, which Ajv's coercion does not. */
