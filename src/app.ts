@@ -66,7 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the configured proxies; anyone else could pick their address with it.
+    trustProxy: config.trustProxy.length ? [...config.trustProxy] : false,
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>()
 

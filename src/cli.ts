@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from './config.js'
+import { ConfigError, loadDatabaseConfig } from './config.js'
 import { DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'
 import type { Product } from './db/schema.js'
 import { PRODUCTS } from './lib/access.js'
@@ -37,7 +37,7 @@ async function withDatabase<T>(
   env: Record<string, string | undefined>,
   work: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>,
 ): Promise<T> {
-  const config = loadConfig(env)
+  const config = loadDatabaseConfig(env)
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import proxyAddr from '@fastify/proxy-addr'
 import Type, { type Static } from 'typebox'
 import { createValidator } from './lib/validation.js'
 
@@ -24,9 +25,12 @@ const EnvSchema = Type.Object({
     minimum: 10,
     maximum: 86400,
   }),
+  // Per (e-mail, client address) pair: the name predates the per-address and per-e-mail ceilings.
   LOGIN_MAX_FAILURES_PER_EMAIL: Type.Integer({ default: 10, minimum: 1 }),
   LOGIN_MAX_FAILURES_PER_ADDRESS: Type.Integer({ default: 50, minimum: 1 }),
+  LOGIN_MAX_FAILURES_PER_EMAIL_TOTAL: Type.Integer({ default: 200, minimum: 1 }),
   LOGIN_WINDOW_SECONDS: Type.Integer({ default: 900, minimum: 1 }),
+  TRUST_PROXY: Type.Optional(Type.String()),
   WORKERS: Type.Integer({ default: 1, minimum: 1, maximum: 64 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
@@ -51,9 +55,13 @@ export interface S3Config {
   readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined
 }
 
-export interface Config {
+/** Where the data lives: all the command line needs. */
+export interface DatabaseConfig {
   readonly databaseUrl: string | undefined
   readonly dataDir: string
+}
+
+export interface Config extends DatabaseConfig {
   readonly host: string
   readonly port: number
   readonly publicUrl: string
@@ -62,16 +70,23 @@ export interface Config {
   readonly expiringSoonDays: number
   readonly uploadMaxBytes: number
   readonly uploadUrlTtlSeconds: number
-  readonly login: {
-    readonly maxPerEmail: number
-    readonly maxPerAddress: number
-    readonly windowSeconds: number
-  }
+  readonly login: LoginLimits
+  /** Proxies (IPs, CIDRs) whose X-Forwarded-For is believed; empty: the client is the TCP peer. */
+  readonly trustProxy: readonly string[]
   readonly workers: number
   readonly dbPoolSize: number
   readonly logLevel: string
   /** Files on S3-compatible storage when S3_BUCKET is set; local disk under dataDir otherwise. */
   readonly s3: S3Config | null
+}
+
+export interface LoginLimits {
+  /** Failures of one e-mail from one address. */
+  readonly maxPerPair: number
+  readonly maxPerAddress: number
+  /** Failures of one e-mail from all addresses together. */
+  readonly maxPerEmail: number
+  readonly windowSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -87,6 +102,21 @@ function readEnv(source: Record<string, string | undefined>): Env {
     throw new ConfigError(`Invalid configuration: ${name} ${first.msg}`)
   }
   return result.value
+}
+
+/** TRUST_PROXY as the list Fastify's trustProxy takes, checked by the same parser Fastify uses. */
+function trustedProxies(raw: string | undefined): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  if (list.length === 0) return []
+  try {
+    proxyAddr.compile(list)
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: TRUST_PROXY ${(error as Error).message}`)
+  }
+  return list
 }
 
 // The embedded default keeps its generated secret beside its data so restarts keep tokens valid.
@@ -125,6 +155,12 @@ function readS3(env: Env): S3Config | null {
   })
 }
 
+/** The command line's configuration: it signs nothing, so it neither needs nor generates a JWT secret. */
+export function loadDatabaseConfig(source: Record<string, string | undefined> = process.env): DatabaseConfig {
+  const env = readEnv(source)
+  return Object.freeze({ databaseUrl: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR) })
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env = readEnv(source)
   if (env.DATABASE_URL && !env.SEAWORTHY_JWT_SECRET) {
@@ -147,10 +183,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,
     login: Object.freeze({
-      maxPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
+      maxPerPair: env.LOGIN_MAX_FAILURES_PER_EMAIL,
       maxPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      maxPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL_TOTAL,
       windowSeconds: env.LOGIN_WINDOW_SECONDS,
     }),
+    trustProxy: Object.freeze(trustedProxies(env.TRUST_PROXY)),
     workers: env.WORKERS,
     dbPoolSize: env.DB_POOL_SIZE,
     logLevel: env.LOG_LEVEL,

@@ -1,12 +1,12 @@
 import { execFile, spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { runCli, UsageError } from '../src/cli.js'
-import { loadConfig } from '../src/config.js'
+import { ConfigError, loadConfig } from '../src/config.js'
 import { DataDirInUse, openDatabase } from '../src/db/database.js'
 import { client, TEST_SECRET } from './app.js'
 
@@ -104,5 +104,39 @@ describe.runIf(!pgUrl)('the embedded data directory', () => {
     writeFileSync(join(env.DATA_DIR, 'seaworthy.lock'), String(sleeper.pid))
     await expect(cli(['migrate'], env)).rejects.toThrow(DataDirInUse)
     await expect(cli(['migrate'], env)).rejects.toThrow(/in use by another Seaworthy process/)
+  })
+})
+
+describe('the CLI without SEAWORTHY_JWT_SECRET', () => {
+  it('runs org create, migrate and seed --demo (on the shared PostgreSQL in CI, with DATABASE_URL set)', async () => {
+    const { SEAWORTHY_JWT_SECRET: _, ...env } = cliEnv()
+    const email = `nosecret-${crypto.randomUUID()}@example.test`
+    const created = await cli(['org', 'create', '--name', 'No Secret', '--admin-email', email, '--admin-password', 'cli password 3'], env)
+    expect(JSON.parse(created[0])).toEqual({ organizationId: expect.any(String), adminUserId: expect.any(String) })
+    expect(await cli(['migrate'], env)).toEqual([JSON.stringify({ applied: [] })])
+    const demo = JSON.parse((await cli(['seed', '--demo'], env)).join('\n'))
+    expect(demo.logins.map((l: { role: string }) => l.role)).toEqual(['admin', 'office_admin', 'office_employee', 'crew'])
+    // Nothing was signed, so no secret was generated either.
+    expect(existsSync(join(env.DATA_DIR, 'jwt-secret'))).toBe(false)
+
+    const withSecret = { ...env, SEAWORTHY_JWT_SECRET: TEST_SECRET }
+    const admin = await login(withSecret, email, 'cli password 3')
+    expect(admin.body.user).toMatchObject({ id: JSON.parse(created[0]).adminUserId, role: 'admin', email })
+    const crew = demo.logins[3]
+    expect((await login(withSecret, crew.email, crew.password)).body.user).toMatchObject({ role: 'crew', email: crew.email })
+  })
+
+  it('goes past the configuration to the database when DATABASE_URL is set', async () => {
+    // Nothing listens on this port: the failure is the connection's, not a demand for the secret.
+    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-cli-')), DATABASE_URL: 'postgres://postgres@127.0.0.1:9/none' }
+    const org = ['org', 'create', '--name', 'X', '--admin-email', 'x@example.test', '--admin-password', 'long enough']
+    for (const args of [['migrate'], ['seed', '--demo'], org]) {
+      const error = await cli(args, env).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(error).not.toBeInstanceOf(ConfigError)
+      expect(error).toMatchObject({ code: 'ECONNREFUSED' })
+    }
   })
 })

@@ -21,6 +21,19 @@ describe('configuration', () => {
     expect(loadConfig({ WORKERS: '2', DATABASE_URL: 'postgres://localhost/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }).workers).toBe(2)
   })
 
+  it('reads TRUST_PROXY as a list of IPs and CIDRs, and refuses anything else', () => {
+    const base = { DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }
+    expect(loadConfig(base).trustProxy).toEqual([])
+    expect(loadConfig({ ...base, TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/16,2001:db8::/32 ' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '2001:db8::/32',
+    ])
+    for (const bad of ['proxy.example.com', '10.0.0.0/33', 'true']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: bad })).toThrow(/^Invalid configuration: TRUST_PROXY invalid/)
+    }
+  })
+
   it('applies the documented defaults', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://localhost/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) })
     expect(config).toMatchObject({
@@ -30,6 +43,8 @@ describe('configuration', () => {
       expiringSoonDays: 90,
       uploadMaxBytes: 26214400,
       workers: 1,
+      login: { maxPerPair: 10, maxPerAddress: 50, maxPerEmail: 200, windowSeconds: 900 },
+      trustProxy: [],
     })
     expect(Object.isFrozen(config)).toBe(true)
   })

@@ -1,3 +1,4 @@
+import type { ValidateFunction } from 'ajv'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { declaredTypesReader } from './declared-types.js'
 import { ValidationFailed } from './errors.js'
@@ -31,7 +32,7 @@ export function registerRequestValidation(app: FastifyInstance): void {
     if (!schema) return
     const checks = PARTS.filter((p) => schema[p.part]).map((p) => ({
       ...p,
-      validate: compileSchema(schema[p.part], false),
+      validator: compilePart(schema[p.part]),
       readTypes: p.text ? declaredTypesReader(schema[p.part]) : null,
     }))
     if (checks.length === 0) return
@@ -43,12 +44,31 @@ export function registerRequestValidation(app: FastifyInstance): void {
       for (const check of checks) {
         const data = check.read(request)
         check.readTypes?.(data as Record<string, unknown>)
-        if (!check.validate(data)) issues.push(...toIssues(check.validate.errors, [check.loc]))
+        const validate = check.validator(request)
+        if (!validate(data)) issues.push(...toIssues(validate.errors, [check.loc]))
       }
       if (issues.length) throw new ValidationFailed(firstPerLoc(issues))
     }
     route.preValidation = [...toArray(route.preValidation), validateAll]
   })
+}
+
+/**
+ * A part's validator for a request. A body may declare one schema per media type, in Fastify's
+ * `{content: {<type>: {schema}}}` form: the request's Content-Type picks it, the first one when none matches.
+ */
+function compilePart(schema: unknown): (request: FastifyRequest) => ValidateFunction {
+  const content = (schema as { content?: Record<string, { schema: unknown }> }).content
+  if (!content) {
+    const validate = compileSchema(schema, false)
+    return () => validate
+  }
+  const byType = new Map(Object.entries(content).map(([type, media]) => [type, compileSchema(media.schema, false)]))
+  const fallback = [...byType.values()][0]
+  return (request) => {
+    const type = request.headers['content-type']?.split(';')[0].trim().toLowerCase() ?? ''
+    return byType.get(type) ?? fallback
+  }
 }
 
 function rawQuery(url = ''): string {

@@ -1,35 +1,57 @@
 import { sql } from 'kysely'
+import type { LoginLimits } from '../../config.js'
 import type { Db } from '../../db/database.js'
 
-/** Seconds until the oldest failure in the window leaves it, or 0 while under the limit. */
-export async function throttleWait(
-  db: Db,
-  email: string,
-  address: string,
-  limits: { maxPerEmail: number; maxPerAddress: number; windowSeconds: number },
-): Promise<number> {
-  const since = new Date(Date.now() - limits.windowSeconds * 1000)
-  const { rows } = await sql<{ key: string; n: number; oldest: Date | null }>`
-    select 'email' as key, count(*)::int as n, (array_agg(created_at order by created_at desc))[${limits.maxPerEmail}] as oldest
-      from login_failures where email_lower = ${email} and created_at > ${since}
-    union all
-    select 'address', count(*)::int, (array_agg(created_at order by created_at desc))[${limits.maxPerAddress}]
-      from login_failures where address = ${address} and created_at > ${since}`.execute(db)
-  let wait = 0
-  for (const row of rows) {
-    const max = row.key === 'email' ? limits.maxPerEmail : limits.maxPerAddress
-    if (row.n >= max && row.oldest) {
-      wait = Math.max(wait, (new Date(row.oldest).getTime() + limits.windowSeconds * 1000 - Date.now()) / 1000)
-    }
-  }
-  return wait
+/** A failure slot held for one login attempt, or the seconds until one of the full counters frees up. */
+export type Reservation = { slot: string; retryAfter?: undefined } | { slot?: undefined; retryAfter: number }
+
+/**
+ * Takes a failure slot for a login attempt before its password is checked, so concurrent attempts
+ * are counted exactly: an attempt is refused while its (e-mail, address) pair, its address or its
+ * e-mail already has its limit of failures (held slots included) in the window. Attempts sharing an
+ * address or an e-mail queue on transaction-scoped advisory locks, always address first, so two never
+ * wait on each other; the count runs in a later statement, whose snapshot sees the slots committed
+ * before the lock was granted. The locks live in the database, so this holds across instances.
+ */
+export function reserveAttempt(db: Db, email: string, address: string, limits: LoginLimits): Promise<Reservation> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(space), hashtext(value))
+      from (values ('seaworthy login address', ${address}::text), ('seaworthy login email', ${email}::text)) as keys (space, value)`.execute(
+      trx,
+    )
+    // Each counter is full while its limit-th newest failure is inside the window; the attempt waits for the last to leave.
+    const { rows } = await sql<{ slot: string | null; retry_after: number | null }>`
+      with recent as (
+        select email_lower = ${email} as same_email, address = ${address} as same_address, created_at
+          from login_failures
+         where (email_lower = ${email} or address = ${address})
+           and created_at > clock_timestamp() - make_interval(secs => ${limits.windowSeconds})
+      ), blocked as (
+        select greatest(
+          (array_agg(created_at order by created_at desc) filter (where same_email and same_address))[${limits.maxPerPair}],
+          (array_agg(created_at order by created_at desc) filter (where same_address))[${limits.maxPerAddress}],
+          (array_agg(created_at order by created_at desc) filter (where same_email))[${limits.maxPerEmail}]
+        ) as until
+        from recent
+      ), reserved as (
+        insert into login_failures (email_lower, address)
+        select ${email}, ${address} from blocked where until is null
+        returning id
+      )
+      select (select id from reserved) as slot,
+             extract(epoch from until + make_interval(secs => ${limits.windowSeconds}) - clock_timestamp())::float8 as retry_after
+        from blocked`.execute(trx)
+    const { slot, retry_after } = rows[0]
+    return slot === null ? { retryAfter: retry_after ?? limits.windowSeconds } : { slot }
+  })
 }
 
-export async function recordFailure(db: Db, email: string, address: string): Promise<void> {
-  await db.insertInto('login_failures').values({ email_lower: email, address }).execute()
-  // Old failures no longer matter; trimming here keeps the table small without a job.
-  await db
-    .deleteFrom('login_failures')
-    .where('created_at', '<', new Date(Date.now() - 24 * 3600 * 1000))
-    .execute()
+/** The attempt succeeded: its slot is no failure. */
+export async function releaseAttempt(db: Db, slot: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('id', '=', slot).execute()
+}
+
+/** Failures that left the window no longer count; trimming after each failure keeps the table small without a job. */
+export async function forgetOldFailures(db: Db, windowSeconds: number): Promise<void> {
+  await sql`delete from login_failures where created_at <= clock_timestamp() - make_interval(secs => ${windowSeconds})`.execute(db)
 }

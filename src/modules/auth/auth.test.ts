@@ -39,10 +39,27 @@ describe('POST /api/v1/auth/token', () => {
     }
   })
 
-  it('reports missing fields as 422', async () => {
-    const res = await anonymous().post('/api/v1/auth/token', {})
-    expect(res.status).toBe(422)
-    expect(res.body.detail).toEqual([{ loc: ['body', 'password'], msg: 'Field required', type: 'missing' }])
+  it('reports every missing field in one 422, by the names of the JSON body or the form', async () => {
+    const missing = (field: string) => ({ loc: ['body', field], msg: 'Field required', type: 'missing' })
+    for (const body of [{}, undefined]) {
+      const res = await anonymous().post('/api/v1/auth/token', body)
+      expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: { detail: [missing('email'), missing('password')] } })
+    }
+    const form = { 'content-type': 'application/x-www-form-urlencoded' }
+    const empty = await anonymous().post('/api/v1/auth/token', '', form)
+    expect({ status: empty.status, body: empty.body }).toEqual({
+      status: 422,
+      body: { detail: [missing('username'), missing('password')] },
+    })
+    const noPassword = await anonymous().post('/api/v1/auth/token', 'username=a%40b.c&grant_type=password', form)
+    expect(noPassword.body).toEqual({ detail: [missing('password')] })
+    const wrongTypes = await anonymous().post('/api/v1/auth/token', { email: 5, password: null })
+    expect(wrongTypes.body).toEqual({
+      detail: [
+        { loc: ['body', 'email'], msg: 'Input should be a valid string', type: 'string_type' },
+        { loc: ['body', 'password'], msg: 'Input should be a valid string', type: 'string_type' },
+      ],
+    })
   })
 
   it('throttles an e-mail after repeated failures with 429 and Retry-After, also for the right password', async () => {

@@ -1,6 +1,7 @@
+import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyRequest } from 'fastify'
 import { attachment } from '../../lib/content-disposition.js'
 import { AppError, invalid, notFound } from '../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
@@ -21,21 +22,60 @@ async function* withinPolicy(file: AsyncIterable<Buffer>, grant: PostGrant) {
   if (total < grant.minBytes) throw invalid(['body', 'file'], `File should have at least ${grant.minBytes} bytes`, 'too_short')
 }
 
+/**
+ * The form parser's own failures (no boundary, a truncated part, bytes that are no form) mean a
+ * malformed body: a 422, not a 500. Its limit errors (too many fields) keep their status. Only
+ * errors raised while reading the form pass through here, never the policy's or the storage's.
+ */
+async function* parsed<T>(form: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* form
+  } catch (error) {
+    if (typeof (error as FastifyError).statusCode === 'number') throw error
+    throw invalid(['body'], 'Malformed multipart/form-data body', 'value_error')
+  }
+}
+
 /** Like S3: the form's fields come first and are checked against their signed policy, then `file` is stored. */
 async function receiveForm(request: FastifyRequest, signing: EmbeddedSigning, storage: LocalStorage): Promise<void> {
   if (!request.isMultipart()) throw invalid(['header', 'content-type'], 'Expected multipart/form-data', 'value_error')
   const fields: Record<string, string> = {}
-  for await (const part of request.parts()) {
+  for await (const part of parsed(request.parts())) {
     if (part.type === 'field') fields[part.fieldname.toLowerCase()] = String(part.value)
     else if (part.fieldname !== 'file') part.file.resume()
     else {
       const grant = signing.checkPost(fields)
-      await storage.put(grant.key, Readable.from(withinPolicy(part.file, grant)))
+      await storage.put(grant.key, Readable.from(withinPolicy(parsed(part.file), grant)))
       return
     }
   }
   signing.checkPost(fields)
   throw invalid(['body', 'file'], 'Field required', 'missing')
+}
+
+/**
+ * Reads and drops what is left of the request (a refused one, or what follows `file`), so a client
+ * still sending receives the answer instead of a reset connection. Stops after `limit` bytes and
+ * says so: the answer then has to close the connection.
+ */
+function discardRest(raw: IncomingMessage, limit: number): Promise<boolean> {
+  raw.unpipe()
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    let read = 0
+    const finish = (complete: boolean) => {
+      raw.off('data', onData).off('end', onEnd).off('close', onEnd).off('error', onEnd)
+      if (!complete) raw.pause()
+      resolve(complete)
+    }
+    const onData = (chunk: Buffer) => {
+      read += chunk.length
+      if (read > limit) finish(false)
+    }
+    const onEnd = () => finish(true)
+    raw.on('data', onData).once('end', onEnd).once('close', onEnd).once('error', onEnd)
+    raw.resume()
+  })
 }
 
 /**
@@ -48,8 +88,14 @@ export const embeddedStorageRoutes: ModulePlugin = async (app, { config, storage
   if (!isLocalStorage(storage)) return
   const signing = embeddedSigning(config)
 
+  // The largest request worth reading to its end: the largest file plus the form's fields (20 of at most 64 KiB).
+  const drainLimit = config.uploadMaxBytes + 2 * 1024 * 1024
+
   // Multipart parsing only in this scope. No file size limit here: the signed policy sets it per upload.
   await app.register(async (scope) => {
+    // Any other body is left unread here, for the handler to refuse and discard.
+    scope.removeAllContentTypeParsers()
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null))
     await scope.register(multipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: Number.POSITIVE_INFINITY } })
     scope.post(
       '/target',
@@ -63,13 +109,12 @@ export const embeddedStorageRoutes: ModulePlugin = async (app, { config, storage
         },
       },
       async (request, reply) => {
-        try {
-          await receiveForm(request, signing, storage)
-        } catch (error) {
-          // A refusal leaves the rest of the body unread: close the connection instead of waiting for it.
-          reply.header('connection', 'close')
-          throw error
-        }
+        const refusal = await receiveForm(request, signing, storage).then(
+          () => undefined,
+          (error: unknown) => error,
+        )
+        if (!(await discardRest(request.raw, drainLimit))) reply.header('connection', 'close')
+        if (refusal) throw refusal
         return reply.status(204).send()
       },
     )
