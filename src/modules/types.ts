@@ -15,3 +15,6 @@ export interface ModuleDeps {
 }
 
 export type Module = (app: App, deps: ModuleDeps) => Promise<void> | void
+
+/** A feature's routes, with paths relative to the prefix `modules/index.ts` registers them under. */
+export type ModulePlugin = Module

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
+import { outOfOrderSql } from '../../lib/dates.js'
 import { type AssignmentColumns, type AssignmentRow, rowColumns } from './assignments.queries.js'
 
 // Every function here is ONE statement whatever the number of ids: the ids travel as one array
@@ -60,8 +61,8 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
         .selectAll()
         .select(
           sql<string[]>`array_remove(array[
-            case when t.start_date > t.end_date then 'startDate after endDate' end,
-            case when t.start_date > t.due_date then 'startDate after dueDate' end], null)`.as('problems'),
+            case when ${outOfOrderSql('t.start_date', 't.end_date')} then 'startDate after endDate' end,
+            case when ${outOfOrderSql('t.start_date', 't.due_date')} then 'startDate after dueDate' end], null)`.as('problems'),
         ),
     )
     .with('updated', (qb) =>

@@ -1,4 +1,4 @@
-import { type Actor, MANAGERS } from '../../lib/access.js'
+import { MANAGERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import type { Module } from '../types.js'
 import { findRegistration, listRegistrations, toRegistration } from './registrations.queries.js'
@@ -14,14 +14,11 @@ import { submitAttempt } from './registrations.service.js'
 
 const tags = ['registrations']
 
-/** Admins and office admins see every registration of the organization; everyone else only their own. */
-const ownerScope = (actor: Actor) => (MANAGERS.includes(actor.role) ? undefined : actor.userId)
-
 export const registrationsRoutes: Module = (app, { db }) => {
   app.get(
     '/api/v1/learn/registrations',
     { schema: { tags, querystring: RegistrationListQuery, response: { 200: RegistrationPage } } },
-    async (request) => listRegistrations(db, request.actor.orgId, request.query, ownerScope(request.actor)),
+    async (request) => listRegistrations(db, request.actor.orgId, request.query, rowOwner(request.actor, MANAGERS)),
   )
 
   // The un-namespaced form is still used by older clients (DECISIONS §8).
@@ -31,7 +28,10 @@ export const registrationsRoutes: Module = (app, { db }) => {
       { schema: { tags, params: RegistrationParams, querystring: RegistrationQuery, response: { 200: Registration } } },
       async (request) => {
         const { actor, params, query } = request
-        const row = await findRegistration(db, actor.orgId, params.registration_id, { ownerId: ownerScope(actor), expand: query.expand })
+        const row = await findRegistration(db, actor.orgId, params.registration_id, {
+          assigneeId: rowOwner(actor, MANAGERS),
+          expand: query.expand,
+        })
         if (!row) throw notFound('Registration')
         return toRegistration(row)
       },
@@ -53,8 +53,7 @@ export const registrationsRoutes: Module = (app, { db }) => {
     async (request, reply) => {
       const { actor, params, body } = request
       // Crew record their own attempts; an admin may record anyone's.
-      const ownerId = actor.role === 'crew' ? actor.userId : undefined
-      const { registration, created } = await submitAttempt(db, actor.orgId, params.registration_id, ownerId, body)
+      const { registration, created } = await submitAttempt(db, actor.orgId, params.registration_id, rowOwner(actor), body)
       return reply.status(created ? 201 : 200).send(toRegistration(registration))
     },
   )

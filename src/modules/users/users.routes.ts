@@ -1,4 +1,4 @@
-import { ADMIN, assertCanReachUser, PERMISSIONS } from '../../lib/access.js'
+import { ADMIN, assertCanReachUser, PERMISSIONS, rowOwner } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
 import { conflict, notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
@@ -69,7 +69,7 @@ export const usersRoutes: Module = (app, { db, actors }) => {
     },
     async (request) => {
       const { actor } = request
-      return listUsers(db, actor.orgId, request.query, actor.role === 'crew' ? actor.userId : undefined)
+      return listUsers(db, actor.orgId, request.query, rowOwner(actor))
     },
   )
 
