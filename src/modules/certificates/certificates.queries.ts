@@ -1,5 +1,4 @@
-import type { Insertable, Selectable } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
+import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { CertificatesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
@@ -21,17 +20,6 @@ export async function listCertificates(db: Db, orgId: string, days: number, user
 export async function findCertificate(db: Db, orgId: string, days: number, id: string, ownerId?: string) {
   const row = await expiringById(db, 'certificates', orgId, days, id, ownerId).selectAll('certificates').executeTakeFirst()
   return row && toCertificate(row)
-}
-
-export type CertificateColumns = Omit<Insertable<CertificatesTable>, 'id' | 'organization_id' | 'user_id'>
-
-export async function insertCertificate(trx: Db, orgId: string, userId: string, columns: CertificateColumns): Promise<string> {
-  const id = uuidv7()
-  await trx
-    .insertInto('certificates')
-    .values({ ...columns, id, organization_id: orgId, user_id: userId })
-    .execute()
-  return id
 }
 
 /** One certificate, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */

@@ -3,9 +3,10 @@ import { type Actor, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
+import { insertCrewRecord } from '../crew-records/crew-records.queries.js'
 import { applyEdit, checkExpiringWrite } from '../crew-records/crew-records.service.js'
 import { startReview } from '../verifications/verifications.service.js'
-import { findCertificate, insertCertificate, lockCertificate } from './certificates.queries.js'
+import { findCertificate, lockCertificate } from './certificates.queries.js'
 import { CERTIFICATE_COLUMNS, type Certificate, type CertificateCreate, type CertificateUpdate } from './certificates.schemas.js'
 
 export const LABEL = 'Certificate'
@@ -18,7 +19,7 @@ export function createCertificate(db: Db, actor: Actor, userId: string, body: Ce
   const columns = { ...toColumns(body), certificate_type: body.certificateType, uploaded_by_user_id: actor.userId }
   return db.transaction().execute(async (trx): Promise<Certificate> => {
     await checkExpiringWrite(trx, actor, { body, uploadId: columns.upload_id })
-    const id = await insertCertificate(trx, actor.orgId, userId, columns)
+    const id = await insertCrewRecord(trx, 'certificates', actor.orgId, userId, columns)
     await startReview(trx, actor, userId, target(id))
     return (await findCertificate(trx, actor.orgId, days, id))!
   })

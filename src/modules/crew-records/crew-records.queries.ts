@@ -1,4 +1,5 @@
-import { type Selectable, sql, type Updateable } from 'kysely'
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { DB, ExpiringRecord } from '../../db/schema.js'
 import { iso, todayUtcSql } from '../../lib/dates.js'
@@ -14,6 +15,25 @@ export type ExpiringTable = 'identity_documents' | 'certificates'
 export async function orgUserExists(db: Db, orgId: string, userId: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst()
   return row !== undefined
+}
+
+/** A record's own columns: the table's, less the id and owner the insert sets. */
+export type RecordColumns<T extends CrewRecordTable> = Omit<Insertable<DB[T]>, 'id' | 'organization_id' | 'user_id'>
+
+/** Inserts a record of the user, with the table's own columns. */
+export async function insertCrewRecord<T extends CrewRecordTable>(
+  trx: Db,
+  table: T,
+  orgId: string,
+  userId: string,
+  columns: RecordColumns<T>,
+): Promise<string> {
+  const id = uuidv7()
+  await trx
+    .insertInto(table as CrewRecordTable)
+    .values({ ...columns, id, organization_id: orgId, user_id: userId })
+    .execute()
+  return id
 }
 
 /** One record of the organization; `ownerId` narrows it to that user's (crew). */

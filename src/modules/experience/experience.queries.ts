@@ -1,5 +1,4 @@
-import type { Insertable, Selectable } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
+import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { ExperiencesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
@@ -33,17 +32,6 @@ export async function listExperience(db: Db, orgId: string, userId: string): Pro
 export async function findExperience(db: Db, orgId: string, id: string): Promise<Experience | undefined> {
   const row = await selectExperience(db, orgId).where('experiences.id', '=', id).executeTakeFirst()
   return row && toExperience(row)
-}
-
-export type ExperienceColumns = Omit<Insertable<ExperiencesTable>, 'id' | 'organization_id' | 'user_id'>
-
-export async function insertExperience(trx: Db, orgId: string, userId: string, columns: ExperienceColumns): Promise<string> {
-  const id = uuidv7()
-  await trx
-    .insertInto('experiences')
-    .values({ ...columns, id, organization_id: orgId, user_id: userId })
-    .execute()
-  return id
 }
 
 /** One row, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */

@@ -3,9 +3,10 @@ import { type Actor, rowOwner } from '../../lib/access.js'
 import { columnsOf, fieldsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList, notFound } from '../../lib/errors.js'
+import { insertCrewRecord } from '../crew-records/crew-records.queries.js'
 import { applyEdit } from '../crew-records/crew-records.service.js'
 import { startReview } from '../verifications/verifications.service.js'
-import { findExperience, insertExperience, lockExperience } from './experience.queries.js'
+import { findExperience, lockExperience } from './experience.queries.js'
 import {
   EXPERIENCE_COLUMNS,
   EXPERIENCE_DATE_ORDER,
@@ -20,7 +21,7 @@ export const target = (id: string) => ({ type: 'experience' as const, id })
 export function createExperience(db: Db, actor: Actor, userId: string, body: ExperienceCreate) {
   checkDateOrder(new IssueList(), EXPERIENCE_DATE_ORDER, body).throwIfAny()
   return db.transaction().execute(async (trx): Promise<Experience> => {
-    const id = await insertExperience(trx, actor.orgId, userId, columnsOf(EXPERIENCE_COLUMNS, body))
+    const id = await insertCrewRecord(trx, 'experiences', actor.orgId, userId, columnsOf(EXPERIENCE_COLUMNS, body))
     await startReview(trx, actor, userId, target(id))
     return (await findExperience(trx, actor.orgId, id))!
   })

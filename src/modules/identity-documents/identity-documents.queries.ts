@@ -1,5 +1,4 @@
-import type { Insertable, Selectable } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
+import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { IdentityDocumentsTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
@@ -21,17 +20,6 @@ export async function listIdentityDocuments(db: Db, orgId: string, days: number,
 export async function findIdentityDocument(db: Db, orgId: string, days: number, id: string, ownerId?: string) {
   const row = await expiringById(db, 'identity_documents', orgId, days, id, ownerId).selectAll('identity_documents').executeTakeFirst()
   return row && toIdentityDocument(row)
-}
-
-export type DocumentColumns = Omit<Insertable<IdentityDocumentsTable>, 'id' | 'organization_id' | 'user_id'>
-
-export async function insertIdentityDocument(trx: Db, orgId: string, userId: string, columns: DocumentColumns): Promise<string> {
-  const id = uuidv7()
-  await trx
-    .insertInto('identity_documents')
-    .values({ ...columns, id, organization_id: orgId, user_id: userId })
-    .execute()
-  return id
 }
 
 /** One document, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */

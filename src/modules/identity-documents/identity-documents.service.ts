@@ -3,9 +3,10 @@ import { type Actor, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
+import { insertCrewRecord } from '../crew-records/crew-records.queries.js'
 import { applyEdit, checkExpiringWrite } from '../crew-records/crew-records.service.js'
 import { startReview } from '../verifications/verifications.service.js'
-import { findIdentityDocument, insertIdentityDocument, lockIdentityDocument } from './identity-documents.queries.js'
+import { findIdentityDocument, lockIdentityDocument } from './identity-documents.queries.js'
 import {
   DOCUMENT_COLUMNS,
   type IdentityDocument,
@@ -30,7 +31,7 @@ export function createIdentityDocument(db: Db, actor: Actor, userId: string, bod
   const columns = { ...toColumns(body), document_type: body.documentType, uploaded_by_user_id: actor.userId }
   return db.transaction().execute(async (trx): Promise<IdentityDocument> => {
     await checkExpiringWrite(trx, actor, { body, uploadId: columns.upload_id })
-    const id = await insertIdentityDocument(trx, actor.orgId, userId, columns)
+    const id = await insertCrewRecord(trx, 'identity_documents', actor.orgId, userId, columns)
     await startReview(trx, actor, userId, target(id))
     return (await findIdentityDocument(trx, actor.orgId, days, id))!
   })
