@@ -2,13 +2,13 @@
 // column (`{ companyName: 'company_name', … }`); these two functions read that map both ways.
 
 /** Wire field name → column name. */
-export type ColumnMap = Readonly<Record<string, string>>
+type ColumnMap = Readonly<Record<string, string>>
 
 /** The columns of a request body under `map`, keeping each field's type and optionality. */
-export type ColumnsOf<M extends ColumnMap, B> = { [K in keyof B as K extends keyof M ? M[K] : never]: B[K] }
+type ColumnsOf<M extends ColumnMap, B> = { [K in keyof B as K extends keyof M ? M[K] : never]: B[K] }
 
 /** The wire fields of a row under `map`. */
-export type FieldsOf<M extends ColumnMap, R extends { [C in M[keyof M]]: unknown }> = { [K in keyof M]: R[M[K]] }
+type FieldsOf<M extends ColumnMap, R extends { [C in M[keyof M]]: unknown }> = { [K in keyof M]: R[M[K]] }
 
 /** The columns a request sets: an omitted field (undefined) is left out, an explicit null is kept (it clears). */
 export function columnsOf<const M extends ColumnMap, B extends { [K in keyof M]?: unknown }>(map: M, body: B): ColumnsOf<M, B> {

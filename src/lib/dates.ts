@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { type Expression, sql } from 'kysely'
 import type { IssueList } from './errors.js'
 
 /** Today's calendar date in UTC, the reference for expiry status and isActive. */
@@ -19,11 +19,11 @@ export const iso = (value: Date) => value.toISOString()
 export const isoOrNull = (value: Date | null) => (value ? value.toISOString() : null)
 
 /** The date-order rule (DECISIONS §3, §4): a later date may not be before its earlier one; a missing date breaks nothing. */
-export const outOfOrder = (earlier: string | null | undefined, later: string | null | undefined): boolean =>
+const outOfOrder = (earlier: string | null | undefined, later: string | null | undefined): boolean =>
   !!earlier && !!later && later < earlier
 
 /** The same rule in SQL, for set-based checks: true only when both dates are set and out of order. */
-export const outOfOrderSql = (earlier: string, later: string) => sql<boolean>`${sql.ref(later)} < ${sql.ref(earlier)}`
+export const outOfOrderSql = (earlier: Expression<string | null>, later: Expression<string | null>) => sql<boolean>`${later} < ${earlier}`
 
 type Dates<F extends string> = { readonly [K in F]?: string | null }
 

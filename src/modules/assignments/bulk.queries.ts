@@ -61,8 +61,10 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
         .selectAll()
         .select(
           sql<string[]>`array_remove(array[
-            case when ${outOfOrderSql('t.start_date', 't.end_date')} then 'startDate after endDate' end,
-            case when ${outOfOrderSql('t.start_date', 't.due_date')} then 'startDate after dueDate' end], null)`.as('problems'),
+            case when ${outOfOrderSql(sql.ref('t.start_date'), sql.ref('t.end_date'))} then 'startDate after endDate' end,
+            case when ${outOfOrderSql(sql.ref('t.start_date'), sql.ref('t.due_date'))} then 'startDate after dueDate' end], null)`.as(
+            'problems',
+          ),
         ),
     )
     .with('updated', (qb) =>

@@ -9,8 +9,8 @@ import type { ExpiryStatus } from './crew-records.schemas.js'
 // Statements every crew record table answers alike: the tables share id, organization_id, user_id and
 // the timestamps. Builders leave the selection to the caller (`selectAll(table)`), which keeps its row type.
 
-export type CrewRecordTable = 'identity_documents' | 'certificates' | 'experiences' | 'next_of_kin'
-export type ExpiringTable = 'identity_documents' | 'certificates'
+type CrewRecordTable = 'identity_documents' | 'certificates' | 'experiences' | 'next_of_kin'
+type ExpiringTable = 'identity_documents' | 'certificates'
 
 export async function orgUserExists(db: Db, orgId: string, userId: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst()
@@ -18,7 +18,7 @@ export async function orgUserExists(db: Db, orgId: string, userId: string): Prom
 }
 
 /** A record's own columns: the table's, less the id and owner the insert sets. */
-export type RecordColumns<T extends CrewRecordTable> = Omit<Insertable<DB[T]>, 'id' | 'organization_id' | 'user_id'>
+type RecordColumns<T extends CrewRecordTable> = Omit<Insertable<DB[T]>, 'id' | 'organization_id' | 'user_id'>
 
 /** Inserts a record of the user, with the table's own columns. */
 export async function insertCrewRecord<T extends CrewRecordTable>(

@@ -26,7 +26,6 @@ const NextOfKinFields = {
 }
 
 export const NextOfKinCreate = Type.Object(NextOfKinFields, { title: 'NextOfKinCreate' })
-export type NextOfKinCreate = Static<typeof NextOfKinCreate>
 export const NextOfKinUpdate = Type.Partial(Type.Object(NextOfKinFields), { title: 'NextOfKinUpdate' })
 export type NextOfKinUpdate = Static<typeof NextOfKinUpdate>
 
