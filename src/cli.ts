@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadDatabaseConfig } from './config.js'
 import { DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'
-import type { Product } from './db/schema.js'
-import { PRODUCTS } from './lib/access.js'
+import { PRODUCTS, type Product } from './db/schema.js'
 import { seedDemo } from './modules/organizations/demo.service.js'
 import { createOrganization } from './modules/organizations/organizations.service.js'
 

@@ -7,13 +7,34 @@ type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>
 type DateText = Nullable<string>
 type Count = ColumnType<number, number | undefined, number>
 
-export type Role = 'admin' | 'office_admin' | 'office_employee' | 'crew'
-export type UserState = 'active' | 'pending' | 'suspended'
-export type Product = 'learn' | 'crew'
-export type VerificationStatus = 'not_submitted' | 'pending' | 'verified' | 'rejected'
-export type VerificationTarget = 'identity_document' | 'certificate' | 'experience'
-export type UploadStatus = 'pending' | 'uploaded' | 'ready' | 'rejected'
-export type RegistrationStatus = 'not_started' | 'in_progress' | 'passed' | 'failed'
+// Each enumeration is written once, here: the column types below and the wire schemas
+// (`Type.Enum(ROLES)`) both derive from these tuples. The migrations keep their own copies (frozen in time).
+export const ROLES = ['admin', 'office_admin', 'office_employee', 'crew'] as const
+export type Role = (typeof ROLES)[number]
+export const USER_STATES = ['active', 'pending', 'suspended'] as const
+export type UserState = (typeof USER_STATES)[number]
+export const PRODUCTS = ['learn', 'crew'] as const
+export type Product = (typeof PRODUCTS)[number]
+export const VERIFICATION_STATUSES = ['not_submitted', 'pending', 'verified', 'rejected'] as const
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number]
+export const VERIFICATION_TARGETS = ['identity_document', 'certificate', 'experience'] as const
+export type VerificationTarget = (typeof VERIFICATION_TARGETS)[number]
+export const UPLOAD_STATUSES = ['pending', 'uploaded', 'ready', 'rejected'] as const
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number]
+export const REGISTRATION_STATUSES = ['not_started', 'in_progress', 'passed', 'failed'] as const
+export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number]
+export const DOCUMENT_TYPES = ['passport', 'us_visa', 'seaman_book', 'national_id'] as const
+export type DocumentType = (typeof DOCUMENT_TYPES)[number]
+export const CERTIFICATE_TYPES = [
+  'stcw_basic_safety',
+  'deck_certificate',
+  'gmdss_endorsement',
+  'oil_tanker_endorsement',
+  'medical',
+  'flag_certificate',
+  'other',
+] as const
+export type CertificateType = (typeof CERTIFICATE_TYPES)[number]
 
 export interface OrganizationsTable {
   id: string
@@ -78,7 +99,8 @@ export interface UploadsTable {
   updated_at: Timestamp
 }
 
-interface ExpiringRecord {
+/** The columns identity documents and certificates share. */
+export interface ExpiringRecord {
   id: string
   organization_id: string
   user_id: string
@@ -92,13 +114,13 @@ interface ExpiringRecord {
 }
 
 export interface IdentityDocumentsTable extends ExpiringRecord {
-  document_type: string
+  document_type: DocumentType
   document_number: Nullable<string>
   issuing_country: Nullable<string>
 }
 
 export interface CertificatesTable extends ExpiringRecord {
-  certificate_type: string
+  certificate_type: CertificateType
   certificate_number: Nullable<string>
   issuing_authority: Nullable<string>
 }

@@ -1,11 +1,11 @@
 import type { Product, Role } from '../db/schema.js'
 import { forbidden, notFound } from './errors.js'
 
-export const ROLES = ['admin', 'office_admin', 'office_employee', 'crew'] as const satisfies readonly Role[]
 export const STAFF: Role[] = ['admin', 'office_admin', 'office_employee']
 export const MANAGERS: Role[] = ['admin', 'office_admin']
 export const ADMIN: Role[] = ['admin']
-export const PRODUCTS = ['learn', 'crew'] as const satisfies readonly Product[]
+/** Who may create, change, delete and submit crew records (DECISIONS §2); crew only their own. */
+export const RECORD_WRITERS: Role[] = ['admin', 'office_admin', 'crew']
 
 /** Who is calling: set by the auth hook on every authenticated request. */
 export interface Actor {
@@ -36,15 +36,21 @@ export function assertRouteAllowed(actor: Actor, product: Product | undefined, r
   if (roles && !roles.includes(actor.role)) throw forbidden()
 }
 
-export const isStaff = (actor: Actor) => STAFF.includes(actor.role)
-
 /**
- * Crew reach only their own records; staff reach anyone's in their organization.
- * Someone else's record is a 404, indistinguishable from a missing one.
+ * Row visibility, the one rule: the user whose rows the caller sees, or undefined when the caller sees
+ * every row of the organization. `seesAll` are the roles that see everyone's rows: staff for crew
+ * records, uploads and users (crew see only their own); managers for assignments and registrations
+ * (DECISIONS §2). Query functions take the result as `ownerId`; someone else's row is then a 404,
+ * indistinguishable from a missing one.
  */
+export const rowOwner = (actor: Actor, seesAll: readonly Role[] = STAFF): string | undefined =>
+  seesAll.includes(actor.role) ? undefined : actor.userId
+
+/** The same rule for a path naming a user: crew reach only themselves, staff anyone in their organization. */
 export function assertCanReachUser(actor: Actor, userId: string, what = 'User'): void {
+  const owner = rowOwner(actor)
   // UUIDs are case-insensitive: a crew member naming themselves in upper case is still themselves.
-  if (actor.role === 'crew' && actor.userId !== userId.toLowerCase()) throw notFound(what)
+  if (owner && owner !== userId.toLowerCase()) throw notFound(what)
 }
 
 /** The permission names a role carries, as reported by the session endpoint. */

@@ -1,4 +1,5 @@
-import { sql } from 'kysely'
+import { type Expression, sql } from 'kysely'
+import type { IssueList } from './errors.js'
 
 /** Today's calendar date in UTC, the reference for expiry status and isActive. */
 export function todayUtc(now = new Date()): string {
@@ -16,3 +17,32 @@ export const todayUtcSql = sql<string>`(now() at time zone 'utc')::date`
 
 export const iso = (value: Date) => value.toISOString()
 export const isoOrNull = (value: Date | null) => (value ? value.toISOString() : null)
+
+/** The date-order rule (DECISIONS §3, §4): a later date may not be before its earlier one; a missing date breaks nothing. */
+const outOfOrder = (earlier: string | null | undefined, later: string | null | undefined): boolean =>
+  !!earlier && !!later && later < earlier
+
+/** The same rule in SQL, for set-based checks: true only when both dates are set and out of order. */
+export const outOfOrderSql = (earlier: Expression<string | null>, later: Expression<string | null>) => sql<boolean>`${later} < ${earlier}`
+
+type Dates<F extends string> = { readonly [K in F]?: string | null }
+
+/**
+ * Checks the date-order rule on the dates a write leaves: each `[earlier, later]` pair of wire fields,
+ * the value `sent` in the request else the `current` one. A broken pair is reported at the date this
+ * request sent, the later one when both were sent (DECISIONS §9); a pair it did not touch is not.
+ */
+export function checkDateOrder<F extends string>(
+  issues: IssueList,
+  pairs: readonly (readonly [F, F])[],
+  sent: Dates<F>,
+  current: Dates<F> = {},
+): IssueList {
+  const value = (field: F) => (sent[field] !== undefined ? sent[field] : current[field])
+  for (const [earlier, later] of pairs) {
+    if (!outOfOrder(value(earlier), value(later))) continue
+    const field = sent[later] !== undefined ? later : sent[earlier] !== undefined ? earlier : null
+    if (field) issues.add(['body', field], `${later} must not be before ${earlier}`, 'value_error')
+  }
+  return issues
+}

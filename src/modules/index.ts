@@ -4,13 +4,13 @@ import { analyticsRoutes } from './analytics/analytics.routes.js'
 import { assignmentsRoutes, assignmentUpdateRoutes } from './assignments/assignments.routes.js'
 import { bulkRoutes } from './assignments/bulk.routes.js'
 import { authRoutes } from './auth/auth.routes.js'
-import { certificatesRoutes } from './certificates/certificates.routes.js'
+import { certificateRoutes, userCertificatesRoutes } from './certificates/certificates.routes.js'
 import { coursesRoutes } from './courses/courses.routes.js'
 import { curriculumsRoutes } from './curriculums/curriculums.routes.js'
-import { experienceRoutes } from './experience/experience.routes.js'
+import { experienceRoutes, userExperienceRoutes } from './experience/experience.routes.js'
 import { healthRoutes } from './health/health.routes.js'
-import { identityDocumentsRoutes } from './identity-documents/identity-documents.routes.js'
-import { nextOfKinRoutes } from './next-of-kin/next-of-kin.routes.js'
+import { identityDocumentRoutes, userIdentityDocumentsRoutes } from './identity-documents/identity-documents.routes.js'
+import { nextOfKinRoutes, userNextOfKinRoutes } from './next-of-kin/next-of-kin.routes.js'
 import { registrationReadRoutes, registrationsRoutes } from './registrations/registrations.routes.js'
 import { rosterRoutes } from './roster/roster.routes.js'
 import { shipsRoutes } from './ships/ships.routes.js'
@@ -18,7 +18,7 @@ import type { App, ModuleDeps, ModulePlugin } from './types.js'
 import { embeddedStorageRoutes } from './uploads/uploads.embedded.js'
 import { uploadsRoutes } from './uploads/uploads.routes.js'
 import { currentUserRoutes, usersRoutes } from './users/users.routes.js'
-import { verificationsRoutes } from './verifications/verifications.routes.js'
+import { profileVerificationRoutes, reviewQueueRoutes } from './verifications/verifications.routes.js'
 
 interface Registration {
   plugin: ModulePlugin
@@ -40,12 +40,16 @@ const registrations: Registration[] = [
   { plugin: uploadsRoutes, prefix: '/api/v1/shared/uploads' },
   // The embedded storage driver's presigned POST target and signed download (lib/storage.ts hands out their URLs).
   { plugin: embeddedStorageRoutes, prefix: '/api/v1/shared/uploads' },
-  // The crew-record modules still carry their full /api/v1/crew/... paths.
-  { plugin: identityDocumentsRoutes, prefix: '', product: 'crew' },
-  { plugin: certificatesRoutes, prefix: '', product: 'crew' },
-  { plugin: experienceRoutes, prefix: '', product: 'crew' },
-  { plugin: nextOfKinRoutes, prefix: '', product: 'crew' },
-  { plugin: verificationsRoutes, prefix: '', product: 'crew' },
+  { plugin: userIdentityDocumentsRoutes, prefix: '/api/v1/crew/users/:user_id/identity-documents', product: 'crew' },
+  { plugin: identityDocumentRoutes, prefix: '/api/v1/crew/identity-documents', product: 'crew' },
+  { plugin: userCertificatesRoutes, prefix: '/api/v1/crew/users/:user_id/certificates', product: 'crew' },
+  { plugin: certificateRoutes, prefix: '/api/v1/crew/certificates', product: 'crew' },
+  { plugin: userExperienceRoutes, prefix: '/api/v1/crew/users/:user_id/experience', product: 'crew' },
+  { plugin: experienceRoutes, prefix: '/api/v1/crew/experience', product: 'crew' },
+  { plugin: userNextOfKinRoutes, prefix: '/api/v1/crew/users/:user_id/next-of-kin', product: 'crew' },
+  { plugin: nextOfKinRoutes, prefix: '/api/v1/crew/next-of-kin', product: 'crew' },
+  { plugin: profileVerificationRoutes, prefix: '/api/v1/crew/users/:user_id/verification', product: 'crew' },
+  { plugin: reviewQueueRoutes, prefix: '/api/v1/crew/verifications', product: 'crew' },
   { plugin: rosterRoutes, prefix: '/api/v1/crew/roster', product: 'crew' },
   { plugin: coursesRoutes, prefix: '/api/v1/courses/', product: 'learn', aliases: ['/api/v1/learn/courses/'] },
   { plugin: curriculumsRoutes, prefix: '/api/v1/learn/curriculums', product: 'learn' },

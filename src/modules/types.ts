@@ -21,5 +21,3 @@ export interface ModuleDeps {
 /** A module's routes, with paths relative to the prefix it is registered at in modules/index.ts. */
 export type ModulePlugin = (app: App, deps: ModuleDeps) => Promise<void> | void
 
-/** The crew-record modules' name for a plugin whose routes still carry full paths (registered at prefix ''). */
-export type Module = ModulePlugin

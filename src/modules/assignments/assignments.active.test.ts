@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { TestApp } from '../../../test/app.js'
 import type { TestOrg, TestUser } from '../../../test/factories.js'
 import { addDays, todayUtc } from '../../lib/dates.js'
-import { createAssignment, createShip, expectedAssignment, type TestShip, setupTwoOrgs } from './assignments.fixtures.js'
+import { createAssignment, createShip, expectedAssignment, setupTwoOrgs, type TestShip } from './assignments.fixtures.js'
 
 // DECISIONS §4: a user holds at most one *active* assignment per ship (endDate null or ≥ today, UTC).
 // An ended one never blocks a new contract on the same ship.

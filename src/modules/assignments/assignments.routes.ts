@@ -1,4 +1,4 @@
-import { MANAGERS } from '../../lib/access.js'
+import { MANAGERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import type { ModulePlugin } from '../types.js'
 import { findAssignment, listAssignments, toAssignment } from './assignments.queries.js'
@@ -10,7 +10,7 @@ import {
   AssignmentParams,
   AssignmentUpdate,
 } from './assignments.schemas.js'
-import { createAssignment, ownOnly, patchAssignment } from './assignments.service.js'
+import { createAssignment, patchAssignment } from './assignments.service.js'
 
 const tags = ['assignments']
 
@@ -35,14 +35,14 @@ export const assignmentsRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: AssignmentPage },
       },
     },
-    async (request) => listAssignments(db, request.actor.orgId, request.query, ownOnly(request.actor)),
+    async (request) => listAssignments(db, request.actor.orgId, request.query, rowOwner(request.actor, MANAGERS)),
   )
 
   app.get(
     '/:assignment_id',
     { schema: { tags, summary: 'One assignment', params: AssignmentParams, response: { 200: Assignment } } },
     async (request) => {
-      const row = await findAssignment(db, request.actor.orgId, request.params.assignment_id, ownOnly(request.actor))
+      const row = await findAssignment(db, request.actor.orgId, request.params.assignment_id, rowOwner(request.actor, MANAGERS))
       if (!row) throw notFound('Assignment')
       return toAssignment(row)
     },

@@ -46,6 +46,14 @@ export const AssignmentCreate = Type.Object({
 })
 export type AssignmentCreate = Static<typeof AssignmentCreate>
 
+/** The wire fields a request sets, and their columns (src/lib/columns.ts). */
+export const ASSIGNMENT_COLUMNS = { role: 'role', startDate: 'start_date', dueDate: 'due_date', endDate: 'end_date' } as const
+/** startDate ≤ dueDate and startDate ≤ endDate when both are set (DECISIONS §4). */
+export const ASSIGNMENT_DATE_ORDER = [
+  ['startDate', 'dueDate'],
+  ['startDate', 'endDate'],
+] as const
+
 export const AssignmentUpdate = Type.Object({
   role: Type.Optional(AssignmentRole),
   startDate: OptionalDate,

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
+import { outOfOrderSql } from '../../lib/dates.js'
 import { type AssignmentColumns, type AssignmentRow, activeOn, activeWith, rowColumns } from './assignments.queries.js'
 
 // Every function here is ONE statement whatever the number of ids: the ids travel as one array
@@ -59,8 +60,8 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
           differs.as('differs'),
           reactivates.as('reactivates'),
           sql<string[]>`array_remove(array[
-            case when ${startDate} > ${endDate} then 'startDate after endDate' end,
-            case when ${startDate} > ${dueDate} then 'startDate after dueDate' end], null)`.as('date_problems'),
+            case when ${outOfOrderSql(startDate, endDate)} then 'startDate after endDate' end,
+            case when ${outOfOrderSql(startDate, dueDate)} then 'startDate after dueDate' end], null)`.as('date_problems'),
         ])
         .forNoKeyUpdate('a'),
     )

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/database.js'
+import { columnsOf } from '../../lib/columns.js'
+import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList } from '../../lib/errors.js'
 import type { Loc } from '../../lib/validation.js'
 import { type AssignmentColumns, type AssignmentRow, lockShip, oneActivePerShip, toAssignment, usersOfOrg } from './assignments.queries.js'
-import type { Assignment, AssignmentDates } from './assignments.schemas.js'
-import { checkDates, toColumns } from './assignments.service.js'
+import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type Assignment, type AssignmentDates } from './assignments.schemas.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from './bulk.queries.js'
 import type {
   BulkAssignCourses,
@@ -37,7 +38,12 @@ function bulkChanges(body: BulkUpdate, issues: IssueList): AssignmentColumns {
   const both = [...cleared].filter((field) => body[field] !== undefined)
   if (both.length > 0) issues.add(['body', 'clearFields'], `Cannot both set and clear: ${both.join(', ')}`, 'value_error')
   const date = (field: keyof AssignmentDates) => (cleared.has(field) ? null : body[field])
-  const changes = toColumns({ role: body.role, startDate: date('startDate'), dueDate: date('dueDate'), endDate: date('endDate') })
+  const changes = columnsOf(ASSIGNMENT_COLUMNS, {
+    role: body.role,
+    startDate: date('startDate'),
+    dueDate: date('dueDate'),
+    endDate: date('endDate'),
+  })
   if (Object.keys(changes).length === 0) issues.add(['body'], 'Nothing to change: give role, a date or clearFields', 'value_error')
   return changes
 }
@@ -61,7 +67,7 @@ export async function bulkUpdate(db: Db, orgId: string, body: BulkUpdate): Promi
 }
 
 export async function bulkCreate(db: Db, orgId: string, body: BulkCreate): Promise<BulkCreateResult> {
-  const issues = checkDates(new IssueList(), body, (field) => body[field] !== undefined)
+  const issues = checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body)
   const userIds = distinctIds(body.userIds, ['userIds'], issues)
   return db.transaction().execute(async (trx) => {
     if (!(await lockShip(trx, orgId, body.shipId))) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')

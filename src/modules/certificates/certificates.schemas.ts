@@ -1,27 +1,41 @@
-import Type from 'typebox'
-import { defineExpiringKind } from '../verifications/expiring.schemas.js'
+import Type, { type Static } from 'typebox'
+import { CERTIFICATE_TYPES } from '../../db/schema.js'
+import { IdParams, Nullable, Uuid } from '../../lib/schemas.js'
+import { EXPIRING_COLUMNS, ExpiringInput, ExpiringOutput } from '../crew-records/crew-records.schemas.js'
 
-const CertificateType = Type.Enum([
-  'stcw_basic_safety',
-  'deck_certificate',
-  'gmdss_endorsement',
-  'oil_tanker_endorsement',
-  'medical',
-  'flag_certificate',
-  'other',
-])
+const CertificateType = Type.Enum(CERTIFICATE_TYPES)
 
-export const certificates = defineExpiringKind({
-  table: 'certificates',
-  target: 'certificate',
-  label: 'Certificate',
-  tag: 'certificates',
-  path: 'certificates',
-  param: 'certificate_id',
-  title: 'Certificate',
-  typeField: { wire: 'certificateType', column: 'certificate_type', input: CertificateType },
-  fields: [
-    { wire: 'certificateNumber', column: 'certificate_number', input: Type.String({ maxLength: 64 }) },
-    { wire: 'issuingAuthority', column: 'issuing_authority', input: Type.String({ maxLength: 300 }) },
-  ],
+export const Certificate = Type.Object(
+  {
+    id: Uuid,
+    certificateType: CertificateType,
+    certificateNumber: Nullable(Type.String()),
+    issuingAuthority: Nullable(Type.String()),
+    ...ExpiringOutput,
+  },
+  { title: 'Certificate' },
+)
+export type Certificate = Static<typeof Certificate>
+
+const CertificateInput = {
+  certificateNumber: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  issuingAuthority: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
+  ...ExpiringInput,
+}
+
+export const CertificateCreate = Type.Object({ certificateType: CertificateType, ...CertificateInput }, { title: 'CertificateCreate' })
+export type CertificateCreate = Static<typeof CertificateCreate>
+export const CertificateUpdate = Type.Object(CertificateInput, {
+  title: 'CertificateUpdate',
+  description: 'certificateType cannot be changed (422)',
 })
+export type CertificateUpdate = Static<typeof CertificateUpdate>
+
+/** The fields a PATCH may set, and their columns (src/lib/columns.ts); certificateType is set on create only. */
+export const CERTIFICATE_COLUMNS = {
+  certificateNumber: 'certificate_number',
+  issuingAuthority: 'issuing_authority',
+  ...EXPIRING_COLUMNS,
+} as const
+
+export const CertificateParams = IdParams('certificate_id')

@@ -1,10 +1,10 @@
 import { type Actor, ADMIN } from '../../lib/access.js'
-import { definedOnly } from '../../lib/columns.js'
+import { columnsOf } from '../../lib/columns.js'
 import { forbidden, notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
-import { type CourseColumns, deleteCourse, findCourse, insertCourse, listCourses, toCourse, updateCourse } from './courses.queries.js'
-import { Course, CourseCreate, CourseListQuery, CoursePage, CourseParams, CourseUpdate } from './courses.schemas.js'
+import { deleteCourse, findCourse, insertCourse, listCourses, toCourse, updateCourse } from './courses.queries.js'
+import { COURSE_COLUMNS, Course, CourseCreate, CourseListQuery, CoursePage, CourseParams, CourseUpdate } from './courses.schemas.js'
 
 const tags = ['courses']
 
@@ -13,12 +13,6 @@ function assertOwnOrganization(actor: Actor, organizationId: string | undefined)
   if (organizationId !== undefined && organizationId.toLowerCase() !== actor.orgId) {
     throw forbidden('organization_id must be your own organization')
   }
-}
-
-function toColumns(body: CourseUpdate): CourseColumns {
-  const { s3_path, launch_file, title, description } = body
-  const columns: CourseColumns = { s3_path, launch_file, title, description }
-  return definedOnly(columns)
 }
 
 export const coursesRoutes: ModulePlugin = (app, { db }) => {
@@ -44,7 +38,7 @@ export const coursesRoutes: ModulePlugin = (app, { db }) => {
     { config: { roles: ADMIN }, schema: { tags, params: CourseParams, body: CourseUpdate, response: { 200: Course } } },
     async (request) => {
       assertOwnOrganization(request.actor, request.body.organization_id)
-      const row = await updateCourse(db, request.actor.orgId, request.params.course_id, toColumns(request.body))
+      const row = await updateCourse(db, request.actor.orgId, request.params.course_id, columnsOf(COURSE_COLUMNS, request.body))
       if (!row) throw notFound('Course')
       return toCourse(row)
     },

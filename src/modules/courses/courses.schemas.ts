@@ -43,6 +43,9 @@ export type CourseCreate = Static<typeof CourseCreate>
 export const CourseUpdate = Type.Partial(Type.Object(CourseFields))
 export type CourseUpdate = Static<typeof CourseUpdate>
 
+/** The fields a request sets, and their columns (src/lib/columns.ts): snake_case on both sides here. */
+export const COURSE_COLUMNS = { s3_path: 's3_path', launch_file: 'launch_file', title: 'title', description: 'description' } as const
+
 /** The list item (CourseDetailDTO) is camelCase. */
 export const CourseDetail = Type.Object({
   id: Uuid,

@@ -1,39 +1,39 @@
 import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { ExperiencesTable } from '../../db/schema.js'
+import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
-import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/records.queries.js'
-import { type Experience, experienceKind } from './experience.schemas.js'
+import { crewRecordById } from '../crew-records/crew-records.queries.js'
+import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
+import { EXPERIENCE_COLUMNS, type Experience } from './experience.schemas.js'
 
-type ExperienceRow = Selectable<ExperiencesTable> & VerificationJoin
-
-export const toExperience = (row: ExperienceRow): Experience => ({
+const toExperience = (row: Selectable<ExperiencesTable> & VerificationJoin): Experience => ({
   id: row.id,
-  companyName: row.company_name,
-  position: row.position,
-  shipType: row.ship_type,
-  startDate: row.start_date,
-  endDate: row.end_date,
-  notes: row.notes,
+  ...fieldsOf(EXPERIENCE_COLUMNS, row),
   verification: embeddedVerification(row),
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 })
 
-const scoped = (db: Db, orgId: string) => selectWithVerification(db, experienceKind).where('r.organization_id', '=', orgId)
+const selectExperience = (db: Db, orgId: string) =>
+  selectWithVerification(db, 'experiences').selectAll('experiences').where('experiences.organization_id', '=', orgId)
 
 /** A user's experience, the most recent position first. */
 export async function listExperience(db: Db, orgId: string, userId: string): Promise<Experience[]> {
-  const rows = (await scoped(db, orgId)
-    .where('r.user_id', '=', userId)
-    .orderBy('r.start_date', 'desc')
-    .orderBy('r.created_at', 'desc')
-    .orderBy('r.id', 'desc')
-    .execute()) as ExperienceRow[]
+  const rows = await selectExperience(db, orgId)
+    .where('experiences.user_id', '=', userId)
+    .orderBy('experiences.start_date', 'desc')
+    .orderBy('experiences.created_at', 'desc')
+    .orderBy('experiences.id', 'desc')
+    .execute()
   return rows.map(toExperience)
 }
 
 export async function findExperience(db: Db, orgId: string, id: string): Promise<Experience | undefined> {
-  const row = (await scoped(db, orgId).where('r.id', '=', id).executeTakeFirst()) as ExperienceRow | undefined
+  const row = await selectExperience(db, orgId).where('experiences.id', '=', id).executeTakeFirst()
   return row && toExperience(row)
 }
+
+/** One row, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
+export const lockExperience = (trx: Db, orgId: string, id: string, ownerId?: string) =>
+  crewRecordById(trx, 'experiences', orgId, id, ownerId).selectAll('experiences').forUpdate().executeTakeFirst()

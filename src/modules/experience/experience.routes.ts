@@ -1,19 +1,21 @@
 import Type from 'typebox'
+import { RECORD_WRITERS } from '../../lib/access.js'
 import { NoContent } from '../../lib/schemas.js'
-import type { Module } from '../types.js'
-import { RECORD_WRITERS, reachUser } from '../verifications/records.js'
-import { removeRecord } from '../verifications/records.service.js'
-import { registerReviewRoutes } from '../verifications/review.routes.js'
-import { UserParams } from '../verifications/verifications.schemas.js'
+import { reachUser, removeReviewed } from '../crew-records/crew-records.service.js'
+import type { ModulePlugin } from '../types.js'
+import { UserParams } from '../users/users.schemas.js'
+import { reviewRouteOptions } from '../verifications/review.routes.js'
+import { reject, submit, verify } from '../verifications/verifications.service.js'
 import { listExperience } from './experience.queries.js'
-import { Experience, ExperienceCreate, ExperienceParams, ExperienceUpdate, experienceKind } from './experience.schemas.js'
-import { createExperience, editExperience } from './experience.service.js'
+import { Experience, ExperienceCreate, ExperienceParams, ExperienceUpdate } from './experience.schemas.js'
+import { createExperience, editExperience, LABEL, target } from './experience.service.js'
 
-const tags = [experienceKind.tag]
+const tags = ['experience']
 
-export const experienceRoutes: Module = (app, { db }) => {
+/** A user's sea experience (DECISIONS §3): under /api/v1/crew/users/:user_id/experience. */
+export const userExperienceRoutes: ModulePlugin = (app, { db }) => {
   app.post(
-    '/api/v1/crew/users/:user_id/experience',
+    '/',
     { config: { roles: RECORD_WRITERS }, schema: { tags, params: UserParams, body: ExperienceCreate, response: { 201: Experience } } },
     async (request, reply) => {
       const { actor, params } = request
@@ -22,17 +24,20 @@ export const experienceRoutes: Module = (app, { db }) => {
     },
   )
 
-  app.get(
-    '/api/v1/crew/users/:user_id/experience',
-    { schema: { tags, params: UserParams, response: { 200: Type.Array(Experience) } } },
-    async (request) => {
-      await reachUser(db, request.actor, request.params.user_id)
-      return listExperience(db, request.actor.orgId, request.params.user_id)
-    },
-  )
+  app.get('/', { schema: { tags, params: UserParams, response: { 200: Type.Array(Experience) } } }, async (request) => {
+    const { actor, params } = request
+    await reachUser(db, actor, params.user_id)
+    return listExperience(db, actor.orgId, params.user_id)
+  })
+}
+
+/** One experience row and its review: under /api/v1/crew/experience. */
+export const experienceRoutes: ModulePlugin = (app, { db }) => {
+  const review = reviewRouteOptions(tags, ExperienceParams)
+  const item = (request: { params: { experience_id: string } }) => target(request.params.experience_id)
 
   app.patch(
-    '/api/v1/crew/experience/:experience_id',
+    '/:experience_id',
     {
       config: { roles: RECORD_WRITERS },
       schema: { tags, params: ExperienceParams, body: ExperienceUpdate, response: { 200: Experience } },
@@ -41,13 +46,15 @@ export const experienceRoutes: Module = (app, { db }) => {
   )
 
   app.delete(
-    '/api/v1/crew/experience/:experience_id',
+    '/:experience_id',
     { config: { roles: RECORD_WRITERS }, schema: { tags, params: ExperienceParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      await removeRecord(db, experienceKind, request.actor, request.params.experience_id)
+      await removeReviewed(db, request.actor, 'experiences', item(request), LABEL)
       return reply.status(204).send(null)
     },
   )
 
-  registerReviewRoutes(app, db, experienceKind)
+  app.post('/:experience_id/submit', review.submit, (request) => submit(db, request.actor, item(request), LABEL))
+  app.post('/:experience_id/verify', review.verify, (request) => verify(db, request.actor, item(request), LABEL))
+  app.post('/:experience_id/reject', review.reject, (request) => reject(db, request.actor, item(request), LABEL, request.body.reason))
 }

@@ -1,7 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { DateString, DateTime, IdParams, Nullable, Uuid } from '../../lib/schemas.js'
-import type { RecordKind } from '../verifications/records.js'
-import { Notes, Text300 } from '../verifications/records.schemas.js'
+import { Notes, Text300 } from '../crew-records/crew-records.schemas.js'
 import { Verification } from '../verifications/verifications.schemas.js'
 
 export const Experience = Type.Object(
@@ -31,16 +30,20 @@ const ExperienceFields = {
 }
 
 export const ExperienceCreate = Type.Object(ExperienceFields, { title: 'ExperienceCreate' })
+export type ExperienceCreate = Static<typeof ExperienceCreate>
 export const ExperienceUpdate = Type.Partial(Type.Object(ExperienceFields), { title: 'ExperienceUpdate' })
 export type ExperienceUpdate = Static<typeof ExperienceUpdate>
 
-export const ExperienceParams = IdParams('experience_id')
+/** The fields a request sets, and their columns (src/lib/columns.ts). */
+export const EXPERIENCE_COLUMNS = {
+  companyName: 'company_name',
+  position: 'position',
+  shipType: 'ship_type',
+  startDate: 'start_date',
+  endDate: 'end_date',
+  notes: 'notes',
+} as const
+/** The end date may not be before the start date (DECISIONS §3). */
+export const EXPERIENCE_DATE_ORDER = [['startDate', 'endDate']] as const
 
-export const experienceKind: RecordKind = {
-  table: 'experiences',
-  target: 'experience',
-  label: 'Experience',
-  tag: 'experience',
-  path: 'experience',
-  param: 'experience_id',
-}
+export const ExperienceParams = IdParams('experience_id')

@@ -1,39 +1,39 @@
 import type { Db } from '../../db/database.js'
-import type { Actor } from '../../lib/access.js'
-import { definedOnly } from '../../lib/columns.js'
-import { IssueList } from '../../lib/errors.js'
-import { checkDateOrder, dateField } from '../verifications/records.js'
-import type { RecordRow } from '../verifications/records.queries.js'
-import { createRecord, editRecord } from '../verifications/records.service.js'
-import { findExperience } from './experience.queries.js'
-import { type ExperienceUpdate, experienceKind } from './experience.schemas.js'
+import { type Actor, rowOwner } from '../../lib/access.js'
+import { columnsOf, fieldsOf } from '../../lib/columns.js'
+import { checkDateOrder } from '../../lib/dates.js'
+import { IssueList, notFound } from '../../lib/errors.js'
+import { insertCrewRecord } from '../crew-records/crew-records.queries.js'
+import { applyEdit } from '../crew-records/crew-records.service.js'
+import { startReview } from '../verifications/verifications.service.js'
+import { findExperience, lockExperience } from './experience.queries.js'
+import {
+  EXPERIENCE_COLUMNS,
+  EXPERIENCE_DATE_ORDER,
+  type Experience,
+  type ExperienceCreate,
+  type ExperienceUpdate,
+} from './experience.schemas.js'
 
-const toColumns = (body: ExperienceUpdate) =>
-  definedOnly({
-    company_name: body.companyName,
-    position: body.position,
-    ship_type: body.shipType,
-    start_date: body.startDate,
-    end_date: body.endDate,
-    notes: body.notes,
+export const LABEL = 'Experience'
+export const target = (id: string) => ({ type: 'experience' as const, id })
+
+export function createExperience(db: Db, actor: Actor, userId: string, body: ExperienceCreate) {
+  checkDateOrder(new IssueList(), EXPERIENCE_DATE_ORDER, body).throwIfAny()
+  return db.transaction().execute(async (trx): Promise<Experience> => {
+    const id = await insertCrewRecord(trx, 'experiences', actor.orgId, userId, columnsOf(EXPERIENCE_COLUMNS, body))
+    await startReview(trx, actor, userId, target(id))
+    return (await findExperience(trx, actor.orgId, id))!
   })
-
-type Columns = ReturnType<typeof toColumns>
-
-const checkDates = (sent: Columns) => async (_trx: Db, current?: RecordRow) => {
-  const issues = new IssueList()
-  checkDateOrder(issues, dateField('startDate', 'start_date', sent, current), dateField('endDate', 'end_date', sent, current))
-  issues.throwIfAny()
 }
 
-const reader = (orgId: string) => (trx: Db, id: string) => findExperience(trx, orgId, id)
-
-export function createExperience(db: Db, actor: Actor, userId: string, body: ExperienceUpdate) {
-  const columns = toColumns(body)
-  return createRecord(db, experienceKind, actor, userId, columns, checkDates(columns), reader(actor.orgId))
-}
-
+/** PATCH: omitted fields stay, null clears the optional ones. */
 export function editExperience(db: Db, actor: Actor, id: string, body: ExperienceUpdate) {
-  const columns = toColumns(body)
-  return editRecord(db, experienceKind, actor, id, columns, checkDates(columns), reader(actor.orgId))
+  return db.transaction().execute(async (trx): Promise<Experience> => {
+    const current = await lockExperience(trx, actor.orgId, id, rowOwner(actor))
+    if (!current) throw notFound(LABEL)
+    checkDateOrder(new IssueList(), EXPERIENCE_DATE_ORDER, body, fieldsOf(EXPERIENCE_COLUMNS, current)).throwIfAny()
+    await applyEdit(trx, actor, 'experiences', target(id), current, columnsOf(EXPERIENCE_COLUMNS, body))
+    return (await findExperience(trx, actor.orgId, id))!
+  })
 }

@@ -1,23 +1,40 @@
-import Type from 'typebox'
+import Type, { type Static } from 'typebox'
 import './country.js'
-import { defineExpiringKind } from '../verifications/expiring.schemas.js'
+import { DOCUMENT_TYPES } from '../../db/schema.js'
+import { IdParams, Nullable, Uuid } from '../../lib/schemas.js'
+import { EXPIRING_COLUMNS, ExpiringInput, ExpiringOutput } from '../crew-records/crew-records.schemas.js'
 
-export const identityDocuments = defineExpiringKind({
-  table: 'identity_documents',
-  target: 'identity_document',
-  label: 'Identity document',
-  tag: 'identity documents',
-  path: 'identity-documents',
-  param: 'document_id',
-  title: 'IdentityDocument',
-  typeField: { wire: 'documentType', column: 'document_type', input: Type.Enum(['passport', 'us_visa', 'seaman_book', 'national_id']) },
-  fields: [
-    { wire: 'documentNumber', column: 'document_number', input: Type.String({ maxLength: 64 }) },
-    {
-      wire: 'issuingCountry',
-      column: 'issuing_country',
-      input: Type.String({ format: 'country-code', description: 'ISO 3166-1 alpha-2 or alpha-3, any case; stored upper-case' }),
-      normalize: (value) => value.toUpperCase(),
-    },
-  ],
+const DocumentType = Type.Enum(DOCUMENT_TYPES)
+const DocumentNumber = Type.String({ maxLength: 64 })
+const IssuingCountry = Type.String({ format: 'country-code', description: 'ISO 3166-1 alpha-2 or alpha-3, any case; stored upper-case' })
+
+export const IdentityDocument = Type.Object(
+  {
+    id: Uuid,
+    documentType: DocumentType,
+    documentNumber: Nullable(Type.String()),
+    issuingCountry: Nullable(Type.String()),
+    ...ExpiringOutput,
+  },
+  { title: 'IdentityDocument' },
+)
+export type IdentityDocument = Static<typeof IdentityDocument>
+
+const DocumentInput = {
+  documentNumber: Type.Optional(Nullable(DocumentNumber)),
+  issuingCountry: Type.Optional(Nullable(IssuingCountry)),
+  ...ExpiringInput,
+}
+
+export const IdentityDocumentCreate = Type.Object({ documentType: DocumentType, ...DocumentInput }, { title: 'IdentityDocumentCreate' })
+export type IdentityDocumentCreate = Static<typeof IdentityDocumentCreate>
+export const IdentityDocumentUpdate = Type.Object(DocumentInput, {
+  title: 'IdentityDocumentUpdate',
+  description: 'documentType cannot be changed (422)',
 })
+export type IdentityDocumentUpdate = Static<typeof IdentityDocumentUpdate>
+
+/** The fields a PATCH may set, and their columns (src/lib/columns.ts); documentType is set on create only. */
+export const DOCUMENT_COLUMNS = { documentNumber: 'document_number', issuingCountry: 'issuing_country', ...EXPIRING_COLUMNS } as const
+
+export const DocumentParams = IdParams('document_id')

@@ -1,37 +1,22 @@
-import type { Selectable } from 'kysely'
+import type { Insertable, Selectable, Updateable } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { NextOfKinTable } from '../../db/schema.js'
+import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
-import type { NextOfKin } from './next-of-kin.schemas.js'
+import { crewRecordById } from '../crew-records/crew-records.queries.js'
+import { NEXT_OF_KIN_COLUMNS, type NextOfKin } from './next-of-kin.schemas.js'
 
-type NextOfKinRow = Selectable<NextOfKinTable>
-
-export const toNextOfKin = (row: NextOfKinRow): NextOfKin => ({
+export const toNextOfKin = (row: Selectable<NextOfKinTable>): NextOfKin => ({
   id: row.id,
-  relationship: row.relationship,
-  fullName: row.full_name,
-  phone: row.phone,
-  email: row.email,
-  address: row.address,
+  ...fieldsOf(NEXT_OF_KIN_COLUMNS, row),
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 })
 
-export interface NextOfKinColumns {
-  relationship?: string
-  full_name?: string
-  phone?: string | null
-  email?: string | null
-  address?: string | null
-}
+export type NextOfKinColumns = Omit<Insertable<NextOfKinTable>, 'id' | 'organization_id' | 'user_id'>
 
-export function insertNextOfKin(
-  db: Db,
-  orgId: string,
-  userId: string,
-  columns: NextOfKinColumns & { relationship: string; full_name: string },
-) {
+export function insertNextOfKin(db: Db, orgId: string, userId: string, columns: NextOfKinColumns) {
   return db
     .insertInto('next_of_kin')
     .values({ ...columns, id: uuidv7(), organization_id: orgId, user_id: userId })
@@ -51,27 +36,16 @@ export function listNextOfKin(db: Db, orgId: string, userId: string) {
     .execute()
 }
 
-function findNextOfKin(db: Db, orgId: string, id: string, ownerId?: string) {
-  let query = db.selectFrom('next_of_kin').selectAll().where('organization_id', '=', orgId).where('id', '=', id)
-  if (ownerId) query = query.where('user_id', '=', ownerId)
-  return query.executeTakeFirst()
-}
-
-/** `ownerId` narrows the row to one user's (crew). An empty change reads the row as it is. */
-export function updateNextOfKin(db: Db, orgId: string, id: string, changes: NextOfKinColumns, ownerId?: string) {
-  if (Object.keys(changes).length === 0) return findNextOfKin(db, orgId, id, ownerId)
-  let query = db
+/** `ownerId` narrows the row to that user's (crew). An empty change reads the row as it is. */
+export function updateNextOfKin(db: Db, orgId: string, id: string, changes: Updateable<NextOfKinTable>, ownerId?: string) {
+  if (Object.keys(changes).length === 0)
+    return crewRecordById(db, 'next_of_kin', orgId, id, ownerId).selectAll('next_of_kin').executeTakeFirst()
+  return db
     .updateTable('next_of_kin')
     .set({ ...changes, updated_at: new Date() })
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-  if (ownerId) query = query.where('user_id', '=', ownerId)
-  return query.returningAll().executeTakeFirst()
-}
-
-export async function deleteNextOfKin(db: Db, orgId: string, id: string, ownerId?: string): Promise<boolean> {
-  let query = db.deleteFrom('next_of_kin').where('organization_id', '=', orgId).where('id', '=', id)
-  if (ownerId) query = query.where('user_id', '=', ownerId)
-  const result = await query.executeTakeFirst()
-  return result.numDeletedRows > 0n
+    .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
+    .returningAll()
+    .executeTakeFirst()
 }

@@ -1,60 +1,57 @@
 import Type from 'typebox'
-import { definedOnly } from '../../lib/columns.js'
+import { RECORD_WRITERS, rowOwner } from '../../lib/access.js'
+import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
-import type { Module } from '../types.js'
-import { ownerScope, RECORD_WRITERS, reachUser } from '../verifications/records.js'
-import { UserParams } from '../verifications/verifications.schemas.js'
-import { deleteNextOfKin, insertNextOfKin, listNextOfKin, toNextOfKin, updateNextOfKin } from './next-of-kin.queries.js'
-import { NextOfKin, NextOfKinCreate, NextOfKinParams, NextOfKinUpdate } from './next-of-kin.schemas.js'
+import { deleteCrewRecord } from '../crew-records/crew-records.queries.js'
+import { reachUser } from '../crew-records/crew-records.service.js'
+import type { ModulePlugin } from '../types.js'
+import { UserParams } from '../users/users.schemas.js'
+import { insertNextOfKin, listNextOfKin, toNextOfKin, updateNextOfKin } from './next-of-kin.queries.js'
+import { NEXT_OF_KIN_COLUMNS, NextOfKin, NextOfKinCreate, NextOfKinParams, NextOfKinUpdate } from './next-of-kin.schemas.js'
 
 const tags = ['next of kin']
 
-const toColumns = (body: NextOfKinUpdate) =>
-  definedOnly({ relationship: body.relationship, full_name: body.fullName, phone: body.phone, email: body.email, address: body.address })
-
-export const nextOfKinRoutes: Module = (app, { db }) => {
+/** A user's emergency contacts (DECISIONS §3): under /api/v1/crew/users/:user_id/next-of-kin. */
+export const userNextOfKinRoutes: ModulePlugin = (app, { db }) => {
   app.post(
-    '/api/v1/crew/users/:user_id/next-of-kin',
+    '/',
     { config: { roles: RECORD_WRITERS }, schema: { tags, params: UserParams, body: NextOfKinCreate, response: { 201: NextOfKin } } },
     async (request, reply) => {
-      const { actor, params, body } = request
+      const { actor, params } = request
       await reachUser(db, actor, params.user_id)
-      const row = await insertNextOfKin(db, actor.orgId, params.user_id, {
-        ...toColumns(body),
-        relationship: body.relationship,
-        full_name: body.fullName,
-      })
+      const row = await insertNextOfKin(db, actor.orgId, params.user_id, columnsOf(NEXT_OF_KIN_COLUMNS, request.body))
       return reply.status(201).send(toNextOfKin(row))
     },
   )
 
-  app.get(
-    '/api/v1/crew/users/:user_id/next-of-kin',
-    { schema: { tags, params: UserParams, response: { 200: Type.Array(NextOfKin) } } },
-    async (request) => {
-      await reachUser(db, request.actor, request.params.user_id)
-      return (await listNextOfKin(db, request.actor.orgId, request.params.user_id)).map(toNextOfKin)
-    },
-  )
+  app.get('/', { schema: { tags, params: UserParams, response: { 200: Type.Array(NextOfKin) } } }, async (request) => {
+    const { actor, params } = request
+    await reachUser(db, actor, params.user_id)
+    return (await listNextOfKin(db, actor.orgId, params.user_id)).map(toNextOfKin)
+  })
+}
 
+/** One contact: under /api/v1/crew/next-of-kin. */
+export const nextOfKinRoutes: ModulePlugin = (app, { db }) => {
   app.patch(
-    '/api/v1/crew/next-of-kin/:next_of_kin_id',
+    '/:next_of_kin_id',
     { config: { roles: RECORD_WRITERS }, schema: { tags, params: NextOfKinParams, body: NextOfKinUpdate, response: { 200: NextOfKin } } },
     async (request) => {
       const { actor, params } = request
-      const row = await updateNextOfKin(db, actor.orgId, params.next_of_kin_id, toColumns(request.body), ownerScope(actor))
+      const changes = columnsOf(NEXT_OF_KIN_COLUMNS, request.body)
+      const row = await updateNextOfKin(db, actor.orgId, params.next_of_kin_id, changes, rowOwner(actor))
       if (!row) throw notFound('Next of kin')
       return toNextOfKin(row)
     },
   )
 
   app.delete(
-    '/api/v1/crew/next-of-kin/:next_of_kin_id',
+    '/:next_of_kin_id',
     { config: { roles: RECORD_WRITERS }, schema: { tags, params: NextOfKinParams, response: { 204: NoContent } } },
     async (request, reply) => {
       const { actor, params } = request
-      if (!(await deleteNextOfKin(db, actor.orgId, params.next_of_kin_id, ownerScope(actor)))) throw notFound('Next of kin')
+      if (!(await deleteCrewRecord(db, 'next_of_kin', actor.orgId, params.next_of_kin_id, rowOwner(actor)))) throw notFound('Next of kin')
       return reply.status(204).send(null)
     },
   )

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { DateTime, IdParams, Nullable, Uuid } from '../../lib/schemas.js'
-import { Text300 } from '../verifications/records.schemas.js'
+import { Text300 } from '../crew-records/crew-records.schemas.js'
 
 export const NextOfKin = Type.Object(
   {
@@ -28,5 +28,14 @@ const NextOfKinFields = {
 export const NextOfKinCreate = Type.Object(NextOfKinFields, { title: 'NextOfKinCreate' })
 export const NextOfKinUpdate = Type.Partial(Type.Object(NextOfKinFields), { title: 'NextOfKinUpdate' })
 export type NextOfKinUpdate = Static<typeof NextOfKinUpdate>
+
+/** The fields a request sets, and their columns (src/lib/columns.ts). */
+export const NEXT_OF_KIN_COLUMNS = {
+  relationship: 'relationship',
+  fullName: 'full_name',
+  phone: 'phone',
+  email: 'email',
+  address: 'address',
+} as const
 
 export const NextOfKinParams = IdParams('next_of_kin_id')

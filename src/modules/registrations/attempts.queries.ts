@@ -16,9 +16,9 @@ const firstPass = sql<number>`(ins.passed and reg.status <> 'passed')::int`
  * changes nothing. Returns the registration (after the change) and whether the attempt was new;
  * nothing when the registration is not there for the caller.
  */
-export function recordAttempt(db: Db, orgId: string, registrationId: string, ownerId: string | undefined, attempt: AttemptCreate) {
+export function recordAttempt(db: Db, orgId: string, registrationId: string, assigneeId: string | undefined, attempt: AttemptCreate) {
   return db
-    .with('reg', (qb) => scopedRegistrations(qb, orgId, ownerId).where('registrations.id', '=', registrationId).selectAll().forUpdate())
+    .with('reg', (qb) => scopedRegistrations(qb, orgId, assigneeId).where('registrations.id', '=', registrationId).selectAll().forUpdate())
     .with('ins', (qb) =>
       qb
         .insertInto('attempts')

@@ -30,12 +30,12 @@ export function toRegistration(row: RegistrationRow & Expanded): Registration {
 const userName = sql<string>`users.first_name || ' ' || users.last_name`
 
 /**
- * The organization's registrations; with `ownerId`, only those of that user's assignments
+ * The organization's registrations; with `assigneeId`, only those of that user's assignments
  * (office employees and crew see their own). Works inside a CTE as well as on its own.
  */
-export function scopedRegistrations(db: Pick<Db, 'selectFrom'>, orgId: string, ownerId?: string) {
+export function scopedRegistrations(db: Pick<Db, 'selectFrom'>, orgId: string, assigneeId?: string) {
   let query = db.selectFrom('registrations').where('registrations.organization_id', '=', orgId)
-  if (ownerId) {
+  if (assigneeId) {
     query = query.where(
       'registrations.assignment_id',
       'in',
@@ -43,7 +43,7 @@ export function scopedRegistrations(db: Pick<Db, 'selectFrom'>, orgId: string, o
         .selectFrom('assignments')
         .select('assignments.id')
         .where('assignments.organization_id', '=', orgId)
-        .where('assignments.user_id', '=', ownerId),
+        .where('assignments.user_id', '=', assigneeId),
     )
   }
   return query
@@ -72,14 +72,14 @@ function selectRegistration(query: SelectQueryBuilder<DB, 'registrations', {}>, 
     )
 }
 
-export function findRegistration(db: Db, orgId: string, registrationId: string, options: { ownerId?: string; expand: boolean }) {
-  const query = scopedRegistrations(db, orgId, options.ownerId).where('registrations.id', '=', registrationId)
+export function findRegistration(db: Db, orgId: string, registrationId: string, options: { assigneeId?: string; expand: boolean }) {
+  const query = scopedRegistrations(db, orgId, options.assigneeId).where('registrations.id', '=', registrationId)
   return selectRegistration(query, options.expand).executeTakeFirst()
 }
 
 /** Newest first; `search` matches the course title, the user's name or the ship's name. */
-export function listRegistrations(db: Db, orgId: string, query: RegistrationListQuery, ownerId?: string) {
-  let filtered = scopedRegistrations(db, orgId, ownerId)
+export function listRegistrations(db: Db, orgId: string, query: RegistrationListQuery, assigneeId?: string) {
+  let filtered = scopedRegistrations(db, orgId, assigneeId)
   if (query.assignment_id) filtered = filtered.where('registrations.assignment_id', '=', query.assignment_id)
   if (query.course_id) filtered = filtered.where('registrations.course_id', '=', query.course_id)
   if (query.status) filtered = filtered.where('registrations.status', '=', query.status)

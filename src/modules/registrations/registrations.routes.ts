@@ -1,4 +1,4 @@
-import { type Actor, MANAGERS } from '../../lib/access.js'
+import { MANAGERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import type { ModulePlugin } from '../types.js'
 import { findRegistration, listRegistrations, toRegistration } from './registrations.queries.js'
@@ -14,13 +14,10 @@ import { submitAttempt } from './registrations.service.js'
 
 const tags = ['registrations']
 
-/** Admins and office admins see every registration of the organization; everyone else only their own. */
-const ownerScope = (actor: Actor) => (MANAGERS.includes(actor.role) ? undefined : actor.userId)
-
 /** The list and attempts. */
 export const registrationsRoutes: ModulePlugin = (app, { db }) => {
   app.get('/', { schema: { tags, querystring: RegistrationListQuery, response: { 200: RegistrationPage } } }, async (request) =>
-    listRegistrations(db, request.actor.orgId, request.query, ownerScope(request.actor)),
+    listRegistrations(db, request.actor.orgId, request.query, rowOwner(request.actor, MANAGERS)),
   )
 
   app.post(
@@ -38,8 +35,7 @@ export const registrationsRoutes: ModulePlugin = (app, { db }) => {
     async (request, reply) => {
       const { actor, params, body } = request
       // Crew record their own attempts; an admin may record anyone's.
-      const ownerId = actor.role === 'crew' ? actor.userId : undefined
-      const { registration, created } = await submitAttempt(db, actor.orgId, params.registration_id, ownerId, body)
+      const { registration, created } = await submitAttempt(db, actor.orgId, params.registration_id, rowOwner(actor), body)
       return reply.status(created ? 201 : 200).send(toRegistration(registration))
     },
   )
@@ -52,7 +48,10 @@ export const registrationReadRoutes: ModulePlugin = (app, { db }) => {
     { schema: { tags, params: RegistrationParams, querystring: RegistrationQuery, response: { 200: Registration } } },
     async (request) => {
       const { actor, params, query } = request
-      const row = await findRegistration(db, actor.orgId, params.registration_id, { ownerId: ownerScope(actor), expand: query.expand })
+      const row = await findRegistration(db, actor.orgId, params.registration_id, {
+        assigneeId: rowOwner(actor, MANAGERS),
+        expand: query.expand,
+      })
       if (!row) throw notFound('Registration')
       return toRegistration(row)
     },

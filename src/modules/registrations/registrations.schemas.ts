@@ -1,8 +1,9 @@
 import Type, { type Static } from 'typebox'
+import { REGISTRATION_STATUSES } from '../../db/schema.js'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 
 // The Registration object is snake_case on the wire (DECISIONS §1).
-export const RegistrationStatus = Type.Enum(['not_started', 'in_progress', 'passed', 'failed'])
+export const RegistrationStatus = Type.Enum(REGISTRATION_STATUSES)
 
 export const Registration = Type.Object({
   id: Uuid,

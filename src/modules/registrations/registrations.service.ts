@@ -12,10 +12,10 @@ export async function submitAttempt(
   db: Db,
   orgId: string,
   registrationId: string,
-  ownerId: string | undefined,
+  assigneeId: string | undefined,
   attempt: AttemptCreate,
 ): Promise<{ registration: RegistrationRow; created: boolean }> {
-  const result = await recordAttempt(db, orgId, registrationId, ownerId, attempt)
+  const result = await recordAttempt(db, orgId, registrationId, assigneeId, attempt)
   if (!result) throw notFound('Registration')
   const { created, ...registration } = result
   if (created) return { registration, created }

@@ -1,26 +1,18 @@
 import { ADMIN } from '../../lib/access.js'
-import { definedOnly } from '../../lib/columns.js'
+import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { normalizeImo } from './imo.js'
 import { deleteShip, findShip, insertShip, listShips, type ShipColumns, toShip, updateShip } from './ships.queries.js'
-import { Ship, ShipCreate, ShipListQuery, ShipPage, ShipParams, ShipUpdate } from './ships.schemas.js'
+import { SHIP_COLUMNS, Ship, ShipCreate, ShipListQuery, ShipPage, ShipParams, ShipUpdate } from './ships.schemas.js'
 
 const tags = ['ships']
 
+/** The columns a request sets, the IMO number in its stored form. */
 function toColumns(body: ShipUpdate): ShipColumns {
-  const columns: ShipColumns = {
-    name: body.name,
-    mmsi: body.mmsi,
-    call_sign: body.callSign,
-    flag: body.flag,
-    port_of_registry: body.portOfRegistry,
-  }
-  if (body.imoNumber !== undefined) {
-    columns.imo_number = normalizeImo(body.imoNumber)!
-  }
-  return definedOnly(columns)
+  const imoNumber = body.imoNumber === undefined ? undefined : normalizeImo(body.imoNumber)!
+  return columnsOf(SHIP_COLUMNS, { ...body, imoNumber })
 }
 
 export const shipsRoutes: ModulePlugin = (app, { db }) => {

@@ -33,6 +33,16 @@ export const ShipCreate = Type.Object(ShipFields)
 export const ShipUpdate = Type.Partial(Type.Object(ShipFields))
 export type ShipUpdate = Static<typeof ShipUpdate>
 
+/** The wire fields a request sets, and their columns (src/lib/columns.ts). */
+export const SHIP_COLUMNS = {
+  name: 'name',
+  imoNumber: 'imo_number',
+  mmsi: 'mmsi',
+  callSign: 'call_sign',
+  flag: 'flag',
+  portOfRegistry: 'port_of_registry',
+} as const
+
 export const ShipPage = Page(Ship)
 export const ShipParams = IdParams('ship_id')
 export const ShipListQuery = ListQuery

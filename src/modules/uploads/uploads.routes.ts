@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid'
-import type { Actor } from '../../lib/access.js'
+import { type Actor, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import type { ModulePlugin } from '../types.js'
 import { findUpload, insertUpload } from './uploads.queries.js'
@@ -13,7 +13,7 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config }) => {
 
   // Crew reach only their own uploads; anyone else's is the same 404 as a missing one.
   const findVisible = async (actor: Actor, uploadId: string) => {
-    const row = await findUpload(db, actor.orgId, uploadId, actor.role === 'crew' ? actor.userId : undefined)
+    const row = await findUpload(db, actor.orgId, uploadId, rowOwner(actor))
     if (!row) throw notFound('Upload')
     return row
   }

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { UPLOAD_STATUSES } from '../../db/schema.js'
 import { DateTime, IdParams, Nullable, Uuid } from '../../lib/schemas.js'
 
 export const UPLOAD_MIMES = ['application/pdf', 'image/jpeg', 'image/png'] as const
@@ -24,7 +25,7 @@ export const PresignedUpload = Type.Object({
 
 export const Upload = Type.Object({
   id: Uuid,
-  status: Type.Enum(['pending', 'uploaded', 'ready', 'rejected']),
+  status: Type.Enum(UPLOAD_STATUSES),
   kind: Type.String(),
   originalFilename: Type.String(),
   sizeBytes: Type.Integer(),

@@ -1,4 +1,5 @@
-import { ADMIN, assertCanReachUser, PERMISSIONS, PRODUCTS } from '../../lib/access.js'
+import { PRODUCTS } from '../../db/schema.js'
+import { ADMIN, assertCanReachUser, PERMISSIONS, rowOwner } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
 import { conflict, notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
@@ -68,7 +69,7 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     },
     async (request) => {
       const { actor } = request
-      return listUsers(db, actor.orgId, request.query, actor.role === 'crew' ? actor.userId : undefined)
+      return listUsers(db, actor.orgId, request.query, rowOwner(actor))
     },
   )
 

@@ -1,9 +1,9 @@
 import Type, { type Static } from 'typebox'
-import { PRODUCTS } from '../../lib/access.js'
+import { PRODUCTS, ROLES, USER_STATES } from '../../db/schema.js'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 
-export const RoleSchema = Type.Enum(['admin', 'office_admin', 'office_employee', 'crew'])
-export const UserStateSchema = Type.Enum(['active', 'pending', 'suspended'])
+export const RoleSchema = Type.Enum(ROLES)
+export const UserStateSchema = Type.Enum(USER_STATES)
 const Email = Type.String({ format: 'email', maxLength: 254 })
 const PersonName = Type.String({ minLength: 1, maxLength: 300 })
 const Password = Type.String({ minLength: 8, maxLength: 256 })

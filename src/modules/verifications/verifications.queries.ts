@@ -39,9 +39,36 @@ const toQueueItem = (row: VerificationRow): ReviewQueueItem => ({
   submittedAt: isoOrNull(row.submitted_at),
 })
 
-export async function orgUserExists(db: Db, orgId: string, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst()
-  return row !== undefined
+/** The record tables whose rows are reviewed, with the verification target of each. */
+const TARGET_OF = {
+  identity_documents: 'identity_document',
+  certificates: 'certificate',
+  experiences: 'experience',
+} as const satisfies Record<string, VerificationTarget>
+export type ReviewedTable = keyof typeof TARGET_OF
+
+/** A reviewed record table with each row's verification alongside; select the row itself with `selectAll(table)`. */
+export const selectWithVerification = (db: Db, table: ReviewedTable) =>
+  db
+    .selectFrom(table)
+    .leftJoin('verifications', (join) =>
+      join.onRef('verifications.target_id', '=', `${table}.id`).on('verifications.target_type', '=', TARGET_OF[table]),
+    )
+    .select([
+      'verifications.target_type',
+      'verifications.target_id',
+      'verifications.status',
+      'verifications.rejection_reason',
+      'verifications.reviewed_at',
+    ])
+
+/** The verification columns `selectWithVerification` adds (nullable as a left join's). */
+export type VerificationJoin = { [K in keyof VerificationColumns]: VerificationColumns[K] | null }
+
+/** The verification embedded in a record's response. */
+export function embeddedVerification(row: VerificationJoin): Verification | null {
+  const { target_type, target_id, status } = row
+  return target_type && target_id && status ? toVerification({ ...row, target_type, target_id, status }) : null
 }
 
 async function insertEvent(

@@ -1,14 +1,16 @@
 import { assertCanReachUser, STAFF } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
-import type { Module } from '../types.js'
+import type { ModulePlugin } from '../types.js'
+import { UserParams } from '../users/users.schemas.js'
 import { findProfileState, listReviewQueue, userVerifications } from './verifications.queries.js'
-import { ProfileVerification, ReviewQueuePage, ReviewQueueQuery, UserParams } from './verifications.schemas.js'
+import { ProfileVerification, ReviewQueuePage, ReviewQueueQuery } from './verifications.schemas.js'
 
 const tags = ['verifications']
 
-export const verificationsRoutes: Module = (app, { db }) => {
+/** A user's profile rollup (DECISIONS §3): under /api/v1/crew/users/:user_id/verification. */
+export const profileVerificationRoutes: ModulePlugin = (app, { db }) => {
   app.get(
-    '/api/v1/crew/users/:user_id/verification',
+    '/',
     { schema: { tags, summary: "A user's profile verification", params: UserParams, response: { 200: ProfileVerification } } },
     async (request) => {
       const { actor, params } = request
@@ -24,9 +26,12 @@ export const verificationsRoutes: Module = (app, { db }) => {
         })
     },
   )
+}
 
+/** The organization's review queue: under /api/v1/crew/verifications. */
+export const reviewQueueRoutes: ModulePlugin = (app, { db }) => {
   app.get(
-    '/api/v1/crew/verifications',
+    '/',
     {
       config: { roles: STAFF },
       schema: {

@@ -1,9 +1,9 @@
 import Type, { type Static } from 'typebox'
-import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
+import { VERIFICATION_STATUSES, VERIFICATION_TARGETS } from '../../db/schema.js'
+import { DateTime, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 
-const STATUSES = ['not_submitted', 'pending', 'verified', 'rejected'] as const
-export const VerificationStatus = Type.Enum(STATUSES)
-export const VerificationTargetType = Type.Enum(['identity_document', 'certificate', 'experience'])
+export const VerificationStatus = Type.Enum(VERIFICATION_STATUSES)
+export const VerificationTargetType = Type.Enum(VERIFICATION_TARGETS)
 
 export const Verification = Type.Object(
   {
@@ -41,9 +41,8 @@ export type ReviewQueueItem = Static<typeof ReviewQueueItem>
 
 export const ReviewQueueQuery = Type.Object({
   ...ListQuery.properties,
-  status: Type.Enum(STATUSES, { default: 'pending' }),
+  status: Type.Enum(VERIFICATION_STATUSES, { default: 'pending' }),
 })
 export type ReviewQueueQuery = Static<typeof ReviewQueueQuery>
 
 export const ReviewQueuePage = Page(ReviewQueueItem)
-export const UserParams = IdParams('user_id')

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/database.js'
 import type { VerificationStatus, VerificationTarget } from '../../db/schema.js'
-import type { Actor } from '../../lib/access.js'
+import { type Actor, rowOwner } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { ownerScope } from './records.js'
 import {
+  deleteVerification,
   insertVerification,
   lockVerification,
   moveVerification,
@@ -13,7 +13,10 @@ import {
 } from './verifications.queries.js'
 import type { Verification } from './verifications.schemas.js'
 
-export type ReviewAction = 'submit' | 'verify' | 'reject'
+// The one verification service (DECISIONS §3). Record modules call it inside the transaction that
+// writes the record, so a record and its verification always change together.
+
+type ReviewAction = 'submit' | 'verify' | 'reject'
 
 /** The verification state machine of DECISIONS §3: the states each move leaves from, and where it goes. */
 const MOVES: Record<ReviewAction | 'edit', { from: VerificationStatus[]; to: VerificationStatus }> = {
@@ -49,10 +52,10 @@ export async function startReview(trx: Db, actor: Actor, userId: string, target:
   await insertVerification(trx, actor.orgId, userId, target, fields, { action: 'create', actorUserId: actor.userId, reason: null })
 }
 
-/** submit, verify or reject one item; any move the state machine does not allow is a 409. */
-export function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
+/** submit, verify or reject one item (`label` names it in a 404); any move the state machine does not allow is a 409. */
+function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
   return db.transaction().execute(async (trx): Promise<Verification> => {
-    const current = await lockVerification(trx, actor.orgId, target, ownerScope(actor))
+    const current = await lockVerification(trx, actor.orgId, target, rowOwner(actor))
     if (!current) throw notFound(label)
     const move = MOVES[action]
     if (!move.from.includes(current.status)) throw conflict(`Cannot ${action} an item whose verification is ${current.status}`)
@@ -61,9 +64,18 @@ export function review(db: Db, actor: Actor, target: Target, label: string, acti
   })
 }
 
-/** A material edit sends a verified or rejected item back to review, in the edit's transaction. */
-export async function reopenAfterEdit(trx: Db, actor: Actor, target: Target): Promise<void> {
+export const submit = (db: Db, actor: Actor, target: Target, label: string) => review(db, actor, target, label, 'submit')
+export const verify = (db: Db, actor: Actor, target: Target, label: string) => review(db, actor, target, label, 'verify')
+export const reject = (db: Db, actor: Actor, target: Target, label: string, reason: string) =>
+  review(db, actor, target, label, 'reject', reason)
+
+/** A material edit, a change to any column but notes, sends a verified or rejected item back to review. */
+export async function reopenAfterEdit(trx: Db, actor: Actor, target: Target, changes: object): Promise<void> {
+  if (!Object.keys(changes).some((column) => column !== 'notes')) return
   const current = await lockVerification(trx, actor.orgId, target)
   if (!current || !MOVES.edit.from.includes(current.status)) return
   await moveVerification(trx, current, fieldsFor(MOVES.edit.to, actor.userId), { action: 'edit', actorUserId: actor.userId, reason: null })
 }
+
+/** A deleted record's verification goes with it; its history stays. */
+export const closeReview = (trx: Db, orgId: string, target: Target) => deleteVerification(trx, orgId, target)

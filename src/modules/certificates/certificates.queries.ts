@@ -1,0 +1,27 @@
+import type { Selectable } from 'kysely'
+import type { Db } from '../../db/database.js'
+import type { CertificatesTable } from '../../db/schema.js'
+import { fieldsOf } from '../../lib/columns.js'
+import { crewRecordById, type ExpiringRow, expiringById, expiringOfUser, toExpiringFields } from '../crew-records/crew-records.queries.js'
+import type { ExpiryStatus } from '../crew-records/crew-records.schemas.js'
+import { CERTIFICATE_COLUMNS, type Certificate } from './certificates.schemas.js'
+
+const toCertificate = (row: ExpiringRow & Selectable<CertificatesTable>): Certificate => ({
+  ...toExpiringFields(row),
+  certificateType: row.certificate_type,
+  ...fieldsOf(CERTIFICATE_COLUMNS, row),
+})
+
+export async function listCertificates(db: Db, orgId: string, days: number, userId: string, status?: ExpiryStatus) {
+  const rows = await expiringOfUser(db, 'certificates', orgId, days, userId, status).selectAll('certificates').execute()
+  return rows.map(toCertificate)
+}
+
+export async function findCertificate(db: Db, orgId: string, days: number, id: string, ownerId?: string) {
+  const row = await expiringById(db, 'certificates', orgId, days, id, ownerId).selectAll('certificates').executeTakeFirst()
+  return row && toCertificate(row)
+}
+
+/** One certificate, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
+export const lockCertificate = (trx: Db, orgId: string, id: string, ownerId?: string) =>
+  crewRecordById(trx, 'certificates', orgId, id, ownerId).selectAll('certificates').forUpdate().executeTakeFirst()

@@ -1,0 +1,113 @@
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { Db } from '../../db/database.js'
+import type { DB, ExpiringRecord } from '../../db/schema.js'
+import { iso, todayUtcSql } from '../../lib/dates.js'
+import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
+import type { ExpiryStatus } from './crew-records.schemas.js'
+
+// Statements every crew record table answers alike: the tables share id, organization_id, user_id and
+// the timestamps. Builders leave the selection to the caller (`selectAll(table)`), which keeps its row type.
+
+type CrewRecordTable = 'identity_documents' | 'certificates' | 'experiences' | 'next_of_kin'
+type ExpiringTable = 'identity_documents' | 'certificates'
+
+export async function orgUserExists(db: Db, orgId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst()
+  return row !== undefined
+}
+
+/** A record's own columns: the table's, less the id and owner the insert sets. */
+type RecordColumns<T extends CrewRecordTable> = Omit<Insertable<DB[T]>, 'id' | 'organization_id' | 'user_id'>
+
+/** Inserts a record of the user, with the table's own columns. */
+export async function insertCrewRecord<T extends CrewRecordTable>(
+  trx: Db,
+  table: T,
+  orgId: string,
+  userId: string,
+  columns: RecordColumns<T>,
+): Promise<string> {
+  const id = uuidv7()
+  await trx
+    .insertInto(table as CrewRecordTable)
+    .values({ ...columns, id, organization_id: orgId, user_id: userId })
+    .execute()
+  return id
+}
+
+/** One record of the organization; `ownerId` narrows it to that user's (crew). */
+export const crewRecordById = (db: Db, table: CrewRecordTable, orgId: string, id: string, ownerId?: string) =>
+  db
+    .selectFrom(table)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
+
+export async function updateCrewRecord<T extends CrewRecordTable>(
+  trx: Db,
+  table: T,
+  orgId: string,
+  id: string,
+  changes: Partial<Updateable<DB[T]>>,
+) {
+  await trx
+    .updateTable(table as CrewRecordTable)
+    .set({ ...changes, updated_at: new Date() })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute()
+}
+
+/** False when there was no such record (for this owner). */
+export async function deleteCrewRecord(trx: Db, table: CrewRecordTable, orgId: string, id: string, ownerId?: string): Promise<boolean> {
+  const result = await trx
+    .deleteFrom(table)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
+    .executeTakeFirst()
+  return result.numDeletedRows > 0n
+}
+
+/** The expiry status of DECISIONS §3, computed by the database so that the filter and the responses agree. */
+const expiryStatus = (table: ExpiringTable, days: number) => {
+  const expiryDate = sql.ref(`${table}.expiry_date`)
+  return sql<ExpiryStatus>`case
+  when ${expiryDate} is null then 'valid'
+  when ${expiryDate} < ${todayUtcSql} then 'expired'
+  when ${expiryDate} <= ${todayUtcSql} + ${days}::int then 'expiring_soon'
+  else 'valid'
+end`
+}
+
+/** Documents or certificates of the organization with their verification and expiry status (`days` of warning). */
+const selectExpiring = (db: Db, table: ExpiringTable, orgId: string, days: number) =>
+  selectWithVerification(db, table).select(expiryStatus(table, days).as('expiry_status')).where(`${table}.organization_id`, '=', orgId)
+
+/** A user's documents or certificates, newest first, optionally only those of one expiry status. */
+export const expiringOfUser = (db: Db, table: ExpiringTable, orgId: string, days: number, userId: string, status?: ExpiryStatus) =>
+  selectExpiring(db, table, orgId, days)
+    .where(`${table}.user_id`, '=', userId)
+    .$if(status !== undefined, (qb) => qb.where(expiryStatus(table, days), '=', status!))
+    .orderBy(`${table}.created_at`, 'desc')
+    .orderBy(`${table}.id`, 'desc')
+
+/** One document or certificate; `ownerId` narrows it to that user's (crew). */
+export const expiringById = (db: Db, table: ExpiringTable, orgId: string, days: number, id: string, ownerId?: string) =>
+  selectExpiring(db, table, orgId, days)
+    .where(`${table}.id`, '=', id)
+    .$if(ownerId !== undefined, (qb) => qb.where(`${table}.user_id`, '=', ownerId!))
+
+/** A document or certificate row as `expiringOfUser` and `expiringById` read it. */
+export type ExpiringRow = Selectable<ExpiringRecord> & VerificationJoin & { expiry_status: ExpiryStatus }
+
+/** The response fields documents and certificates share beyond their request fields. */
+export const toExpiringFields = (row: ExpiringRow) => ({
+  id: row.id,
+  uploadedByUserId: row.uploaded_by_user_id,
+  status: row.expiry_status,
+  verification: embeddedVerification(row),
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+})

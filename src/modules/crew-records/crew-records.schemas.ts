@@ -1,0 +1,43 @@
+import Type, { type Static } from 'typebox'
+import { DateString, DateTime, Nullable, Uuid } from '../../lib/schemas.js'
+import { Verification } from '../verifications/verifications.schemas.js'
+
+// Schema pieces a user's crew records share: identity documents, certificates, experience, next of kin.
+
+export const Notes = Nullable(Type.String({ maxLength: 5000 }))
+/** Company, position, ship type, person names (DECISIONS §9). */
+export const Text300 = Type.String({ minLength: 1, maxLength: 300 })
+
+export const ExpiryStatus = Type.Enum(['valid', 'expiring_soon', 'expired'], { title: 'DocumentExpiryStatus' })
+export type ExpiryStatus = Static<typeof ExpiryStatus>
+export const ExpiryListQuery = Type.Object({ expiry_status: Type.Optional(ExpiryStatus) })
+
+// Identity documents and certificates are the same record with their own type, number and issuer.
+// The fields they share follow their own in requests and responses.
+
+export const ExpiringInput = {
+  issueDate: Type.Optional(Nullable(DateString)),
+  expiryDate: Type.Optional(Nullable(DateString)),
+  uploadId: Type.Optional(Nullable(Uuid)),
+  notes: Type.Optional(Notes),
+}
+
+export const ExpiringOutput = {
+  issueDate: Nullable(DateString),
+  expiryDate: Nullable(DateString),
+  uploadId: Nullable(Uuid),
+  uploadedByUserId: Uuid,
+  status: ExpiryStatus,
+  verification: Nullable(Verification),
+  notes: Nullable(Type.String()),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+}
+
+/** Ids are stored lower-case: an upload id re-sent in another case is no change. */
+export const storedUploadId = (uploadId: string | null | undefined) => (uploadId ? uploadId.toLowerCase() : uploadId)
+
+/** The shared request fields' columns (src/lib/columns.ts). */
+export const EXPIRING_COLUMNS = { issueDate: 'issue_date', expiryDate: 'expiry_date', uploadId: 'upload_id', notes: 'notes' } as const
+/** The expiry date may not be before the issue date (DECISIONS §3). */
+export const EXPIRY_DATE_ORDER = [['issueDate', 'expiryDate']] as const

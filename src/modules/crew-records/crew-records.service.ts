@@ -1,0 +1,76 @@
+import type { Selectable, Updateable } from 'kysely'
+import type { Db } from '../../db/database.js'
+import type { DB, ExpiringRecord } from '../../db/schema.js'
+import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
+import { changedOnly, fieldsOf } from '../../lib/columns.js'
+import { checkDateOrder } from '../../lib/dates.js'
+import { IssueList, notFound } from '../../lib/errors.js'
+import { findReferenceableUpload } from '../uploads/uploads.queries.js'
+import type { ReviewedTable, Target } from '../verifications/verifications.queries.js'
+import { closeReview, reopenAfterEdit } from '../verifications/verifications.service.js'
+import { deleteCrewRecord, orgUserExists, updateCrewRecord } from './crew-records.queries.js'
+import { EXPIRING_COLUMNS, EXPIRY_DATE_ORDER } from './crew-records.schemas.js'
+
+// Rules a user's crew records share. A record and its verification always change together, in the
+// transaction of the write.
+
+/** The user of a collection path: crew reach only themselves, staff any user of their organization. */
+export async function reachUser(db: Db, actor: Actor, userId: string): Promise<void> {
+  assertCanReachUser(actor, userId)
+  if (!(await orgUserExists(db, actor.orgId, userId))) throw notFound('User')
+}
+
+/** A referenced upload is of the caller's organization and its content arrived; crew may reference only their own. */
+async function checkUploadReference(trx: Db, actor: Actor, uploadId: string | null | undefined, issues: IssueList): Promise<void> {
+  if (!uploadId) return
+  const upload = await findReferenceableUpload(trx, actor.orgId, uploadId)
+  const owner = rowOwner(actor)
+  if (!upload || (owner && upload.user_id !== owner)) {
+    issues.add(['body', 'uploadId'], 'Upload not found or not ready to be referenced', 'value_error')
+  }
+}
+
+interface ExpiringWrite {
+  /** The request body: its dates, and on PATCH whether it names the type field. */
+  body: { issueDate?: string | null; expiryDate?: string | null }
+  /** The upload the write sets (lower case), if any. */
+  uploadId: string | null | undefined
+  /** The record before a PATCH, with its type field, which cannot change; absent on create. */
+  current?: { row: Selectable<ExpiringRecord>; typeField: string }
+}
+
+/**
+ * The rules of a document or certificate write (DECISIONS §3), every problem in one 422: the type is
+ * set once, the expiry date is not before the issue date, and a newly set upload may be referenced.
+ */
+export async function checkExpiringWrite(trx: Db, actor: Actor, { body, uploadId, current }: ExpiringWrite): Promise<void> {
+  const issues = new IssueList()
+  const frozen = current?.typeField
+  if (frozen && frozen in body) issues.add(['body', frozen], `${frozen} cannot be changed`, 'frozen_field')
+  checkDateOrder(issues, EXPIRY_DATE_ORDER, body, current && fieldsOf(EXPIRING_COLUMNS, current.row))
+  if (uploadId !== current?.row.upload_id) await checkUploadReference(trx, actor, uploadId, issues)
+  issues.throwIfAny()
+}
+
+/** Applies the columns a PATCH sets that actually change; a material change sends the item back to review. */
+export async function applyEdit<T extends ReviewedTable>(
+  trx: Db,
+  actor: Actor,
+  table: T,
+  target: Target,
+  current: Selectable<DB[T]>,
+  sent: Updateable<DB[T]>,
+) {
+  const changes = changedOnly(current, sent)
+  if (Object.keys(changes).length === 0) return
+  await updateCrewRecord(trx, table, actor.orgId, target.id, changes)
+  await reopenAfterEdit(trx, actor, target, changes)
+}
+
+/** Deletes a reviewed record with its verification (its history stays); 404 for one the caller may not see. */
+export async function removeReviewed(db: Db, actor: Actor, table: ReviewedTable, target: Target, label: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (!(await deleteCrewRecord(trx, table, actor.orgId, target.id, rowOwner(actor)))) throw notFound(label)
+    await closeReview(trx, actor.orgId, target)
+  })
+}
