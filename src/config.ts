@@ -29,6 +29,10 @@ const EnvSchema = Type.Object({
   LOGIN_WINDOW_SECONDS: Type.Integer({ default: 900, minimum: 1 }),
   WORKERS: Type.Integer({ default: 1, minimum: 1, maximum: 64 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
+  // Single sign-on: http:// issuers only for local identity providers (development, tests).
+  SSO_ALLOW_HTTP: Type.Enum(['0', '1', 'false', 'true'], { default: '0' }),
+  // Least time between two JWKS fetches of one issuer (an unknown key id triggers a refetch).
+  SSO_JWKS_COOLDOWN_SECONDS: Type.Integer({ default: 30, minimum: 0, maximum: 3600 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
 })
 
@@ -49,6 +53,10 @@ export interface Config {
     readonly maxPerEmail: number
     readonly maxPerAddress: number
     readonly windowSeconds: number
+  }
+  readonly sso: {
+    readonly allowHttp: boolean
+    readonly jwksCooldownSeconds: number
   }
   readonly workers: number
   readonly dbPoolSize: number
@@ -104,6 +112,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
       maxPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: env.LOGIN_WINDOW_SECONDS,
+    }),
+    sso: Object.freeze({
+      allowHttp: env.SSO_ALLOW_HTTP === '1' || env.SSO_ALLOW_HTTP === 'true',
+      jwksCooldownSeconds: env.SSO_JWKS_COOLDOWN_SECONDS,
     }),
     workers: env.WORKERS,
     dbPoolSize: env.DB_POOL_SIZE,

@@ -12,7 +12,8 @@ import { nextOfKinRoutes } from './next-of-kin/next-of-kin.routes.js'
 import { registrationsRoutes } from './registrations/registrations.routes.js'
 import { rosterRoutes } from './roster/roster.routes.js'
 import { shipsRoutes } from './ships/ships.routes.js'
-import type { ModuleDeps } from './types.js'
+import { ssoBrowserRoutes, ssoSettingsRoutes } from './sso/sso.routes.js'
+import type { Module, ModuleDeps } from './types.js'
 import { uploadsRoutes } from './uploads/uploads.routes.js'
 import { usersRoutes } from './users/users.routes.js'
 import { verificationsRoutes } from './verifications/verifications.routes.js'
@@ -37,6 +38,13 @@ const modules = [
   analyticsRoutes,
 ]
 
+/** Modules whose routes are relative to a prefix. */
+const prefixed: [string, Module][] = [
+  ['/api/v1/shared/organization/sso', ssoSettingsRoutes],
+  ['/api/v1/auth/sso', ssoBrowserRoutes],
+]
+
 export async function registerModules(app: App, deps: ModuleDeps): Promise<void> {
   for (const register of modules) await register(app, deps)
+  for (const [prefix, register] of prefixed) await app.register(async (scoped) => register(scoped, deps), { prefix })
 }

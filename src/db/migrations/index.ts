@@ -2,10 +2,12 @@ import type { Migration } from 'kysely/migration'
 import * as initial from './2026_11_21_0001_initial.js'
 import * as courseIndexes from './2026_11_21_0008_course_indexes.js'
 import * as actorNotifications from './2026_11_21_0009_actor_notifications.js'
+import * as sso from './2026_11_23_0901_sso.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
   '2026_11_21_0008_course_indexes': courseIndexes,
   '2026_11_21_0009_actor_notifications': actorNotifications,
+  '2026_11_23_0901_sso': sso,
 }
