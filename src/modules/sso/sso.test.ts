@@ -263,6 +263,7 @@ describe('token exchange', () => {
       await idpA.sign(claims, { notBefore: Math.floor(Date.now() / 1000) + 600 }),
       await idpA.sign({ ...claims, email_verified: false }),
       await idpA.sign({ ...claims, email_verified: 'true' }),
+      await idpA.sign({ ...claims, email_verified: false, xms_edov: true }),
       await idpA.sign({ aud: clientId, email }),
       await idpA.sign({ aud: clientId, email_verified: true }),
       'not-a-jwt',
@@ -275,6 +276,9 @@ describe('token exchange', () => {
     }
     expect(await userRow(email)).toBeUndefined()
     expect((await exchange(await idpA.sign(claims))).status).toBe(200)
+    // Entra ID's verified-e-mail claim stands in for an absent email_verified.
+    const entra = newEmail()
+    expect((await exchange(await idpA.sign({ aud: clientId, email: entra, xms_edov: true }))).status).toBe(200)
   })
 
   it("refuses a key the issuer's JWKS does not have, after one refetch", async () => {
