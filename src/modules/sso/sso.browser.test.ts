@@ -139,6 +139,16 @@ describe('browser sign-in', () => {
     expect((await get(loginUrl(domain))).statusCode).toBe(404)
   })
 
+  it('redirects with error=access_denied when the provider cannot be reached, and starts nothing', async () => {
+    const { org, domain } = await ssoOrg({ issuer: 'http://127.0.0.1:9' })
+    const res = await get(loginUrl(domain))
+    expect(res.statusCode).toBe(302)
+    expect(res.headers.location).toBe(DENIED)
+    expect(res.headers['set-cookie']).toBeUndefined()
+    const states = await t.database.db.selectFrom('sso_login_states').select('state').where('organization_id', '=', org.id).execute()
+    expect(states).toEqual([])
+  })
+
   it('refuses a forged or expired state with a 400 and signs nobody in', async () => {
     const { org, domain } = await ssoOrg()
     idp.accounts.set(org.crew.email, { email: org.crew.email })
