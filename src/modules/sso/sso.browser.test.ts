@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, client, type TestApp } from '../../../test/app.js'
 import { createOrg, type TestOrg } from '../../../test/factories.js'
-import { browseProvider, CALLBACK, TestProvider, WEB_CLIENT } from './sso.test-helpers.js'
+import { browseProvider, CALLBACK, TestProvider, WEB_CLIENT } from './sso.provider.test-helpers.js'
 
 let t: TestApp
 let idp: TestProvider

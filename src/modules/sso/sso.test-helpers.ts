@@ -1,154 +1,47 @@
 import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose'
-import Provider from 'oidc-provider'
+import { sql } from 'kysely'
+import { expect } from 'vitest'
+import { client, type TestApp } from '../../../test/app.js'
+import { createOrg, PASSWORD, type TestOrg } from '../../../test/factories.js'
+import type { TestProvider } from './sso.provider.test-helpers.js'
 
-// A real OpenID provider (oidc-provider) on 127.0.0.1 for the single-sign-on tests: its own signing
-// keys, one confidential web client, and accounts the tests add. Tokens the tests sign with a key the
-// provider publishes are real tokens of that issuer.
+// What the single-sign-on tests share: requests, database reads and an organization trusting a provider.
 
-export const WEB_CLIENT = { id: 'seaworthy-web', secret: 'web-client-secret-0123456789' }
-export const CALLBACK = 'http://127.0.0.1:8000/api/v1/auth/sso/callback'
-
-export interface SigningKey {
-  kid: string
-  jwk: JWK
-  privateKey: CryptoKey
+export const SSO = '/api/v1/shared/organization/sso'
+export const INVALID = { detail: 'Invalid identity token' }
+export const EXCHANGE = {
+  grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+  subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
 }
+export const newEmail = () => `sso-${randomUUID()}@example.test`
 
-export async function newSigningKey(): Promise<SigningKey> {
-  const kid = randomUUID()
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true })
-  return { kid, privateKey, jwk: { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' } }
-}
-
-export interface Account {
-  email: string
-  emailVerified?: boolean
-  givenName?: string
-  familyName?: string
-  groups?: string[]
-}
-
-export class TestProvider {
-  readonly accounts = new Map<string, Account>()
-  /** Requests per path, to see what the service fetched. */
-  readonly hits = { discovery: 0, jwks: 0 }
-  keys: SigningKey[] = []
-  private handler: (req: IncomingMessage, res: ServerResponse) => void = () => {}
-
-  private constructor(
-    private readonly server: Server,
-    readonly issuer: string,
-  ) {}
-
-  static async start(): Promise<TestProvider> {
-    const server = createServer()
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-    const provider = new TestProvider(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
-    server.on('request', (req, res) => {
-      if (req.url?.startsWith('/.well-known/openid-configuration')) provider.hits.discovery++
-      if (req.url?.startsWith('/jwks')) provider.hits.jwks++
-      provider.handler(req, res)
-    })
-    await provider.publish([await newSigningKey()])
-    return provider
-  }
-
-  /** (Re)configures the provider to publish these keys, as after a key rotation; the first one signs. */
-  async publish(keys: SigningKey[]): Promise<void> {
-    this.keys = keys
-    const oidc = new Provider(this.issuer, {
-      clients: [
-        {
-          client_id: WEB_CLIENT.id,
-          client_secret: WEB_CLIENT.secret,
-          redirect_uris: [CALLBACK],
-          grant_types: ['authorization_code'],
-          response_types: ['code'],
-          token_endpoint_auth_method: 'client_secret_basic',
-        },
-      ],
-      jwks: { keys: keys.map((k) => k.jwk) },
-      findAccount: (_ctx, id) => {
-        const account = this.accounts.get(id)
-        return account && { accountId: id, claims: () => claimsOf(id, account) }
-      },
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'groups'] },
-      // The ID token carries the requested claims (the service reads no userinfo).
-      conformIdTokenClaims: false,
-      pkce: { required: () => true },
-      cookies: { keys: ['test-provider-cookie-key'] },
-      ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
-      features: { devInteractions: { enabled: true } },
-    })
-    this.handler = oidc.callback()
-  }
-
-  /** An ID token of this issuer, signed with its current key unless another is given. */
-  sign(claims: JWTPayload, options: { key?: SigningKey; expiresIn?: string | number; notBefore?: number } = {}): Promise<string> {
-    const key = options.key ?? this.keys[0]
-    const jwt = new SignJWT({ iss: this.issuer, sub: randomUUID(), ...claims })
-      .setProtectedHeader({ alg: 'RS256', kid: key.kid })
-      .setIssuedAt()
-      .setExpirationTime(options.expiresIn ?? '5m')
-    if (options.notBefore !== undefined) jwt.setNotBefore(options.notBefore)
-    return jwt.sign(key.privateKey)
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections()
-    await new Promise((done) => this.server.close(done))
-  }
-}
-
-function claimsOf(id: string, account: Account) {
+export function ssoKit(t: TestApp) {
+  const userRow = (email: string) =>
+    t.database.db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst()
   return {
-    sub: id,
-    email: account.email,
-    email_verified: account.emailVerified ?? true,
-    given_name: account.givenName,
-    family_name: account.familyName,
-    groups: account.groups,
-  }
-}
+    exchange: (subjectToken: string) => client(t.app).post('/api/v1/auth/token', { ...EXCHANGE, subject_token: subjectToken }),
+    passwordLogin: (email: string) => client(t.app).post('/api/v1/auth/token', { email, password: PASSWORD }),
+    userRow,
+    settingsRow: (orgId: string) =>
+      t.database.db.selectFrom('sso_settings').selectAll().where('organization_id', '=', orgId).executeTakeFirst(),
 
-/**
- * Plays the browser at the provider: follows its redirects, signs in as `accountId` and consents on its
- * interaction pages, and stops at the redirect to our callback, whose URL it answers.
- */
-export async function browseProvider(authorizationUrl: string, accountId: string): Promise<string> {
-  const jar = new Map<string, string>()
-  let url = authorizationUrl
-  let form: URLSearchParams | undefined
-  for (let step = 0; step < 20; step++) {
-    const res = await fetch(url, {
-      method: form ? 'POST' : 'GET',
-      body: form,
-      redirect: 'manual',
-      headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') },
-    })
-    for (const cookie of res.headers.getSetCookie()) {
-      const [pair] = cookie.split(';')
-      const [name, value] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]
-      if (value) jar.set(name, value)
-      else jar.delete(name)
-    }
-    form = undefined
-    const location = res.headers.get('location')
-    if (location) {
-      url = new URL(location, url).href
-      if (url.startsWith(CALLBACK)) return url
-      await res.arrayBuffer()
-      continue
-    }
-    const page = await res.text()
-    if (res.status !== 200) throw new Error(`provider answered ${res.status}: ${page.slice(0, 300)}`)
-    // The provider's development interaction pages post back to their own URL: a login, then a consent.
-    form = page.includes('name="login"')
-      ? new URLSearchParams({ prompt: 'login', login: accountId, password: 'x' })
-      : new URLSearchParams({ prompt: 'consent' })
+    /** An organization of its own that trusts `idp`, under a client id of its own. */
+    async ssoOrg(idp: TestProvider, settings: Record<string, unknown> = {}): Promise<{ org: TestOrg; clientId: string }> {
+      const org = await createOrg(t.app, t.database.db)
+      const clientId = `client-${randomUUID()}`
+      const res = await org.admin.api.put(SSO, { issuer: idp.issuer, clientId, ...settings })
+      expect(res.status).toBe(200)
+      return { org, clientId }
+    },
+
+    /** The answer is a Seaworthy token of that user. */
+    async expectSignedInAs(res: { status: number; body: any }, userId: string) {
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 3600 })
+      const me = await client(t.app, res.body.access_token).get('/api/v1/users/me')
+      expect(me.status).toBe(200)
+      expect(me.body.user.id).toBe(userId)
+      return me.body.user
+    },
   }
-  throw new Error('too many redirects at the provider')
 }
