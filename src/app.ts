@@ -9,6 +9,7 @@ import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
 import { createTokens, registerAuth } from './lib/auth.js'
 import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
 import { parseForm } from './lib/input-hygiene.js'
+import { createOidc } from './lib/oidc.js'
 import { registerRequestValidation } from './lib/request-validation.js'
 import { ErrorBody, ValidationErrorBody } from './lib/schemas.js'
 import { createStorage, type Storage } from './lib/storage.js'
@@ -127,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tokens,
     actors,
     storage,
+    oidc: createOidc(config.sso),
   })
   app.addHook('onClose', async () => {
     await unsubscribe()

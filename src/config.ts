@@ -33,6 +33,10 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Optional(Type.String()),
   WORKERS: Type.Integer({ default: 1, minimum: 1, maximum: 64 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
+  // Single sign-on: http:// issuers only for local identity providers (development, tests).
+  SSO_ALLOW_HTTP: Type.Enum(['0', '1', 'false', 'true'], { default: '0' }),
+  // Least time between two JWKS fetches of one issuer (an unknown key id triggers a refetch).
+  SSO_JWKS_COOLDOWN_SECONDS: Type.Integer({ default: 30, minimum: 0, maximum: 3600 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   // S3 bucket naming rules (also MinIO's): 3–63 lower-case letters, digits, dots and hyphens.
   S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
@@ -73,6 +77,10 @@ export interface Config extends DatabaseConfig {
   readonly login: LoginLimits
   /** Proxies (IPs, CIDRs) whose X-Forwarded-For is believed; empty: the client is the TCP peer. */
   readonly trustProxy: readonly string[]
+  readonly sso: {
+    readonly allowHttp: boolean
+    readonly jwksCooldownSeconds: number
+  }
   readonly workers: number
   readonly dbPoolSize: number
   readonly logLevel: string
@@ -189,6 +197,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       windowSeconds: env.LOGIN_WINDOW_SECONDS,
     }),
     trustProxy: Object.freeze(trustedProxies(env.TRUST_PROXY)),
+    sso: Object.freeze({
+      allowHttp: env.SSO_ALLOW_HTTP === '1' || env.SSO_ALLOW_HTTP === 'true',
+      jwksCooldownSeconds: env.SSO_JWKS_COOLDOWN_SECONDS,
+    }),
     workers: env.WORKERS,
     dbPoolSize: env.DB_POOL_SIZE,
     logLevel: env.LOG_LEVEL,

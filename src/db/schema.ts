@@ -53,6 +53,8 @@ export interface UsersTable {
   role: Role
   state: UserState
   password_hash: Nullable<string>
+  /** The admin made by `org create`: keeps password login when single sign-on is enforced. */
+  break_glass: ColumnType<boolean, boolean | undefined, boolean>
   last_login: Nullable<Date>
   created_at: CreatedAt
   updated_at: Timestamp
@@ -260,6 +262,30 @@ export interface AttemptsTable {
   created_at: CreatedAt
 }
 
+export interface SsoSettingsTable {
+  organization_id: string
+  issuer: string
+  client_id: string
+  audience: Nullable<string>
+  role_claim: Nullable<string>
+  role_map: ColumnType<Record<string, Role>, string, string>
+  default_role: Role
+  enforce: boolean
+  redirect_uris: string[]
+  client_secret: Nullable<string>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface SsoLoginStatesTable {
+  state: string
+  organization_id: string
+  nonce: string
+  code_verifier: string
+  redirect_uri: string
+  expires_at: Date
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -280,4 +306,6 @@ export interface DB {
   assignment_courses: AssignmentCoursesTable
   registrations: RegistrationsTable
   attempts: AttemptsTable
+  sso_settings: SsoSettingsTable
+  sso_login_states: SsoLoginStatesTable
 }
