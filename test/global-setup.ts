@@ -5,8 +5,8 @@ import { PGlite } from '@electric-sql/pglite'
 import { fromPglite, fromPostgres, migrateToLatest, pgliteOptions } from '../src/db/database.js'
 
 /**
- * Migrates once per run: a PGlite image that every test file clones, and, when
- * TEST_DATABASE_URL is set, the PostgreSQL database the files share (each test owns its organization).
+ * Migrates once per run: a PGlite image that each worker loads once (test/app.ts), and, when
+ * TEST_DATABASE_URL is set, the PostgreSQL database the workers share (each test owns its organization).
  */
 export default async function setup({ provide }: { provide: (key: string, value: string) => void }) {
   const pglite = await PGlite.create(pgliteOptions())
@@ -21,6 +21,9 @@ export default async function setup({ provide }: { provide: (key: string, value:
   if (url) {
     const pg = fromPostgres(url, 1)
     await migrateToLatest(pg.db)
+    // Login failures are counted per client address, across organizations: failures left by earlier
+    // runs on the same database must not throttle this one.
+    await pg.db.deleteFrom('login_failures').execute()
     await pg.close()
   }
 }

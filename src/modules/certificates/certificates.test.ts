@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/app.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../../../test/app.js'
 import { createOrg } from '../../../test/factories.js'
 import { addDays, todayUtc } from '../../lib/dates.js'
 import { insertTestUpload, UUID } from '../verifications/crew-test-helpers.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
 
 const list = (userId: string) => `/api/v1/crew/users/${userId}/certificates`
 const item = (id: string) => `/api/v1/crew/certificates/${id}`

@@ -1,19 +1,14 @@
 import { createHash } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, client, type TestApp } from '../../../test/app.js'
-import { createOrg, type TestOrg } from '../../../test/factories.js'
+import { describe, expect, it } from 'vitest'
+import { client, useTestApp } from '../../../test/app.js'
+import { createOrg, useOrg } from '../../../test/factories.js'
 import { findReferenceableUpload } from './uploads.queries.js'
 import { JPEG_12X7, PNG_3X2, pathOf, pdfWithPages, postForm, startUpload, storedFiles, uploadFile } from './uploads.test-helpers.js'
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
+const org = useOrg(t)
 
 const INTENT = '/api/v1/shared/uploads/intent'
 const uploadUrl = (id: string) => `/api/v1/shared/uploads/${id}`
