@@ -52,7 +52,9 @@ async function login(env: Record<string, string>, email: string, password: strin
   return me
 }
 
-describe('seaworthy org create', () => {
+// A brand-new embedded database and a child process are slow on a busy machine: a wider safety net
+// than the suite's, never a wait.
+describe('seaworthy org create', { timeout: 300_000 }, () => {
   it('prints exactly one JSON object with the new ids, on a brand-new database, and the admin can log in', async () => {
     const env = cliEnv()
     const email = `cli-${crypto.randomUUID()}@example.test`
