@@ -1,6 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rename, rm, stat } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -137,8 +137,11 @@ export function localStorage(root: string, signing: EmbeddedSigning): Storage {
       const target = pathOf(key)
       await mkdir(dirname(target), { recursive: true })
       const partial = `${target}.partial-${randomUUID()}`
+      // Created before the copy starts: a stream that opens its file lazily could create it after a
+      // failed copy's cleanup, leaving the partial file behind.
+      const file = await open(partial, 'wx')
       try {
-        await pipeline(content, createWriteStream(partial))
+        await pipeline(content, file.createWriteStream())
         await rename(partial, target)
       } catch (error) {
         await rm(partial, { force: true })
