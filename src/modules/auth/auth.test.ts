@@ -1,15 +1,10 @@
 import { SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, client, TEST_SECRET, type TestApp } from '../../../test/app.js'
-import { createOrg, PASSWORD, type TestOrg } from '../../../test/factories.js'
+import { describe, expect, it } from 'vitest'
+import { client, TEST_SECRET, useTestApp } from '../../../test/app.js'
+import { PASSWORD, useOrg } from '../../../test/factories.js'
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' })
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' })
+const org = useOrg(t)
 
 const anonymous = () => client(t.app)
 

@@ -1,17 +1,12 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, client, type TestApp } from '../../../test/app.js'
-import { createOrg, type TestOrg, type TestUser } from '../../../test/factories.js'
+import { describe, expect, it } from 'vitest'
+import { client, useTestApp } from '../../../test/app.js'
+import { createOrg, type TestUser, useOrg } from '../../../test/factories.js'
 import type { Product } from '../../db/schema.js'
 
-let t: TestApp
-let org: TestOrg
-let other: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp()
-  ;[org, other] = await Promise.all([createOrg(t.app, t.database.db), createOrg(t.app, t.database.db)])
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
+const org = useOrg(t)
+const other = useOrg(t)
 
 const newUser = (role = 'crew') => ({ email: `new-${crypto.randomUUID()}@example.test`, firstName: 'Nia', lastName: 'New', role })
 
