@@ -29,6 +29,12 @@ const EnvSchema = Type.Object({
   LOGIN_WINDOW_SECONDS: Type.Integer({ default: 900, minimum: 1 }),
   WORKERS: Type.Integer({ default: 1, minimum: 1, maximum: 64 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
+  SHUTDOWN_GRACE_SECONDS: Type.Integer({ default: 25, minimum: 0, maximum: 3600 }),
+  REQUEST_TIMEOUT_SECONDS: Type.Integer({ default: 120, minimum: 1, maximum: 3600 }),
+  HEADERS_TIMEOUT_SECONDS: Type.Integer({ default: 15, minimum: 1, maximum: 3600 }),
+  IDLE_TIMEOUT_SECONDS: Type.Integer({ default: 120, minimum: 1, maximum: 3600 }),
+  KEEP_ALIVE_TIMEOUT_SECONDS: Type.Integer({ default: 72, minimum: 1, maximum: 3600 }),
+  MAX_REQUESTS_PER_SOCKET: Type.Integer({ default: 1000, minimum: 0 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
 })
 
@@ -53,6 +59,17 @@ export interface Config {
   readonly workers: number
   readonly dbPoolSize: number
   readonly logLevel: string
+  readonly shutdownGraceSeconds: number
+  readonly http: {
+    /** Whole request, headers and body, from the first byte. */
+    readonly requestTimeoutSeconds: number
+    readonly headersTimeoutSeconds: number
+    /** A socket with no traffic at all while a request is open. */
+    readonly idleTimeoutSeconds: number
+    readonly keepAliveTimeoutSeconds: number
+    /** 0: no limit. */
+    readonly maxRequestsPerSocket: number
+  }
 }
 
 export class ConfigError extends Error {}
@@ -88,6 +105,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.WORKERS > 1 && !env.DATABASE_URL) {
     throw new ConfigError('Invalid configuration: WORKERS above 1 needs DATABASE_URL (the embedded database belongs to one process)')
   }
+  if (env.HEADERS_TIMEOUT_SECONDS > env.REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError(
+      'Invalid configuration: HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS (the headers are part of the request)',
+    )
+  }
   const dataDir = resolve(env.DATA_DIR)
   return Object.freeze({
     databaseUrl: env.DATABASE_URL,
@@ -108,5 +130,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workers: env.WORKERS,
     dbPoolSize: env.DB_POOL_SIZE,
     logLevel: env.LOG_LEVEL,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    http: Object.freeze({
+      requestTimeoutSeconds: env.REQUEST_TIMEOUT_SECONDS,
+      headersTimeoutSeconds: env.HEADERS_TIMEOUT_SECONDS,
+      idleTimeoutSeconds: env.IDLE_TIMEOUT_SECONDS,
+      keepAliveTimeoutSeconds: env.KEEP_ALIVE_TIMEOUT_SECONDS,
+      maxRequestsPerSocket: env.MAX_REQUESTS_PER_SOCKET,
+    }),
   })
 }

@@ -33,6 +33,8 @@ export interface UsersTable {
   state: UserState
   password_hash: Nullable<string>
   last_login: Nullable<Date>
+  /** Set by a trigger on suspension: tokens issued up to this instant stay refused. */
+  tokens_valid_after: ColumnType<Date | null, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
 }
@@ -238,6 +240,18 @@ export interface AttemptsTable {
   created_at: CreatedAt
 }
 
+export interface IdempotencyKeysTable {
+  organization_id: string
+  user_id: string
+  key: string
+  fingerprint: string
+  claim: string
+  status_code: Nullable<number>
+  content_type: Nullable<string>
+  body: Nullable<string>
+  created_at: Timestamp
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -258,4 +272,5 @@ export interface DB {
   assignment_courses: AssignmentCoursesTable
   registrations: RegistrationsTable
   attempts: AttemptsTable
+  idempotency_keys: IdempotencyKeysTable
 }
