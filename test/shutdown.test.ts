@@ -5,8 +5,9 @@ import { type AddressInfo, connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../src/db/database.js'
-import { nextImo } from './factories.js'
+import { type Db, openDatabase } from '../src/db/database.js'
+import { buildTestApp, TEST_SECRET } from './app.js'
+import { createOrg, nextImo } from './factories.js'
 
 // The real server, as a child process on the embedded database: what an orchestrator stops with SIGTERM.
 const dataDir = mkdtempSync(join(tmpdir(), 'seaworthy-shutdown-'))
@@ -24,7 +25,7 @@ async function freePort(): Promise<number> {
   return port
 }
 
-async function startServer(graceSeconds: number) {
+async function startServer(graceSeconds: number, extraEnv: Record<string, string> = {}) {
   const port = await freePort()
   const { DATABASE_URL: _, TEST_DATABASE_URL: __, ...env } = process.env
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
@@ -35,6 +36,7 @@ async function startServer(graceSeconds: number) {
       PORT: String(port),
       LOG_LEVEL: 'silent',
       SHUTDOWN_GRACE_SECONDS: String(graceSeconds),
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
@@ -46,6 +48,15 @@ async function startServer(graceSeconds: number) {
   const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, at: Date.now() }))
   while (!stdout.includes('Seaworthy is running')) {
     if (child.exitCode !== null) throw new Error(`server did not start: ${stdout}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  // With workers, the primary says so before they listen.
+  while (
+    !(await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   return { child, port, stdout, exited }
@@ -87,6 +98,48 @@ function postHeaders(token: string, body: string) {
   )
 }
 
+type Server = Awaited<ReturnType<typeof startServer>>
+
+/**
+ * Idle keep-alive connections and two POSTs whose bodies are still arriving, then SIGTERM: the idle
+ * ones close at once, the POSTs are answered 201 with `Connection: close`, the process exits 0 well
+ * before the grace period. Returns the created ids.
+ */
+async function drain(server: Server, token: string): Promise<string[]> {
+  const idle = await Promise.all([1, 2, 3].map(() => idleAfterOneRequest(server.port)))
+  const bodies = ['MV Drain One', 'MV Drain Two'].map((name) => JSON.stringify({ name, imoNumber: nextImo() }))
+  const inFlight = bodies.map((body) => {
+    const conn = open(server.port)
+    conn.socket.write(postHeaders(token, body) + body.slice(0, 10))
+    return conn
+  })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+
+  const signalled = Date.now()
+  server.child.kill('SIGTERM')
+  await until(() => idle.every((c) => c.closed), 'the idle connections to close', 5)
+  expect(inFlight.some((c) => c.closed)).toBe(false)
+  inFlight.forEach((conn, i) => {
+    conn.socket.write(bodies[i].slice(10))
+  })
+  await until(() => inFlight.every((c) => c.closed), 'the requests in flight to be answered')
+  const answers = inFlight.map((c) => c.received)
+  for (const answer of answers) {
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /)
+    expect(answer.toLowerCase()).toContain('connection: close')
+  }
+  const { code, at } = await server.exited
+  expect(code).toBe(0)
+  expect((at - signalled) / 1000).toBeLessThan(10)
+  return answers.map((a) => JSON.parse(a.split('\r\n\r\n')[1]).id)
+}
+
+/** Every acknowledged write is in the database. */
+async function expectShips(db: Db, ids: string[]) {
+  const rows = await db.selectFrom('ships').select('name').where('id', 'in', ids).orderBy('name').execute()
+  expect(rows.map((r) => r.name)).toEqual(['MV Drain One', 'MV Drain Two'])
+}
+
 describe('shutdown on SIGTERM', () => {
   it('closes idle connections at once, lets requests in flight finish, keeps their writes and exits 0 long before the grace', async () => {
     const server = await startServer(20)
@@ -97,43 +150,33 @@ describe('shutdown on SIGTERM', () => {
       body: JSON.stringify({ email, password }),
     })
     const { access_token: token } = await login.json()
-
-    const idle = await Promise.all([1, 2, 3].map(() => idleAfterOneRequest(server.port)))
-    const bodies = ['MV Drain One', 'MV Drain Two'].map((name) => JSON.stringify({ name, imoNumber: nextImo() }))
-    const inFlight = bodies.map((body) => {
-      const conn = open(server.port)
-      conn.socket.write(postHeaders(token, body) + body.slice(0, 10))
-      return conn
-    })
-    await new Promise((resolve) => setTimeout(resolve, 300))
-
-    const signalled = Date.now()
-    server.child.kill('SIGTERM')
-    await until(() => idle.every((c) => c.closed), 'the idle connections to close', 5)
-    expect(inFlight.some((c) => c.closed)).toBe(false)
-    inFlight.forEach((conn, i) => {
-      conn.socket.write(bodies[i].slice(10))
-    })
-    await until(() => inFlight.every((c) => c.closed), 'the requests in flight to be answered')
-    const answers = inFlight.map((c) => c.received)
-    for (const answer of answers) {
-      expect(answer).toMatch(/^HTTP\/1\.1 201 /)
-      expect(answer.toLowerCase()).toContain('connection: close')
-    }
-
-    const { code, at } = await server.exited
-    expect(code).toBe(0)
-    expect((at - signalled) / 1000).toBeLessThan(10)
-
-    const ids = answers.map((a) => JSON.parse(a.split('\r\n\r\n')[1]).id)
+    const ids = await drain(server, token)
     const database = await openDatabase({ dataDir })
     try {
-      const rows = await database.db.selectFrom('ships').select(['id', 'name']).where('id', 'in', ids).orderBy('name').execute()
-      expect(rows.map((r) => r.name)).toEqual(['MV Drain One', 'MV Drain Two'])
+      await expectShips(database.db, ids)
     } finally {
       await database.close()
     }
   }, 120_000)
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'does the same with WORKERS=2: each worker drains, the primary exits 0',
+    async () => {
+      const t = await buildTestApp()
+      try {
+        const org = await createOrg(t.app, t.database.db)
+        const server = await startServer(20, {
+          DATABASE_URL: process.env.TEST_DATABASE_URL!,
+          SEAWORTHY_JWT_SECRET: TEST_SECRET,
+          WORKERS: '2',
+        })
+        await expectShips(t.database.db, await drain(server, org.admin.token))
+      } finally {
+        await t.app.close()
+      }
+    },
+    120_000,
+  )
 
   it('cuts a request that is still not done at the end of the grace period, and exits 0', async () => {
     const server = await startServer(2)
