@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { deleteExpiredKeys } from '../src/lib/idempotency.queries.js'
 import { buildTestApp, client, type TestApp } from './app.js'
 import { createOrg, nextImo, PASSWORD, type TestOrg } from './factories.js'
 
@@ -130,6 +131,20 @@ describe('Idempotency-Key', () => {
     expect(fresh.headers['idempotent-replayed']).toBeUndefined()
     expect(await shipsNamed(body.name)).toEqual([{ id: fresh.body.id }])
     expect(await keyRows(org.admin.id, key)).toHaveLength(1)
+  })
+
+  it('deletes expired keys in the hourly sweep and keeps the others', async () => {
+    const [old, recent] = [randomUUID(), randomUUID()]
+    expect((await org.admin.api.post(SHIPS, ship(), withKey(old))).status).toBe(201)
+    expect((await org.admin.api.post(SHIPS, ship(), withKey(recent))).status).toBe(201)
+    await t.database.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: sql<Date>`now() - interval '25 hours'` })
+      .where('key', '=', old)
+      .execute()
+    await deleteExpiredKeys(t.database.db)
+    expect(await keyRows(org.admin.id, old)).toEqual([])
+    expect(await keyRows(org.admin.id, recent)).toHaveLength(1)
   })
 
   it('stores nothing for a request that fails validation, so the fixed request may reuse the key', async () => {

@@ -15,14 +15,14 @@ const KeyHeader = Type.String({
   description:
     'Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with ' +
     '`Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another ' +
-    'request is a 422, and a repeat while the first is still running a 409. 5xx and 429 answers are not kept.',
+    'request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept.',
 })
 
 /** Every authenticated POST of the API; the login (no user yet) and the presigned upload target are public. */
 const takesKey = (method: string | string[], url: string | undefined, isPublic: boolean | undefined) =>
   [method].flat().includes('POST') && url?.startsWith('/api/') === true && !isPublic
 
-/** Errors are kept like successes (Stripe's rule), except answers worth retrying: 429 and server errors. */
+/** Errors are kept like successes (Stripe's rule), except answers worth retrying: 408, 429 and server errors. */
 const keepsAnswer = (status: number) => status < 500 && status !== 429 && status !== 408
 
 /** Method, path (without a trailing slash) and body in canonical JSON: what "the same request" means. */
