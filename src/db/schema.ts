@@ -56,6 +56,8 @@ export interface UsersTable {
   /** The admin made by `org create`: keeps password login when single sign-on is enforced. */
   break_glass: ColumnType<boolean, boolean | undefined, boolean>
   last_login: Nullable<Date>
+  /** Set by a trigger on suspension: tokens issued up to this instant stay refused. */
+  tokens_valid_after: ColumnType<Date | null, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
 }
@@ -286,6 +288,18 @@ export interface SsoLoginStatesTable {
   expires_at: Date
 }
 
+export interface IdempotencyKeysTable {
+  organization_id: string
+  user_id: string
+  key: string
+  fingerprint: string
+  claim: string
+  status_code: Nullable<number>
+  content_type: Nullable<string>
+  body: Nullable<string>
+  created_at: Timestamp
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -308,4 +322,5 @@ export interface DB {
   attempts: AttemptsTable
   sso_settings: SsoSettingsTable
   sso_login_states: SsoLoginStatesTable
+  idempotency_keys: IdempotencyKeysTable
 }

@@ -152,7 +152,7 @@ describe('users: who may do what', () => {
     expect((await org.admin.api.delete(`/api/v1/shared/users/${org.admin.id}`)).status).toBe(409)
   })
 
-  it('restores a suspended user with PATCH {"state":"active"}: their token works again', async () => {
+  it('restores a suspended user with PATCH {"state":"active"}: tokens from before the suspension stay refused', async () => {
     const user = await org.addUser('crew')
     const before = (await org.admin.api.get(`/api/v1/shared/users/${user.id}`)).body
     await org.admin.api.delete(`/api/v1/shared/users/${user.id}`)
@@ -160,7 +160,7 @@ describe('users: who may do what', () => {
     expect(restored.status).toBe(200)
     expect(restored.body).toEqual(before)
     expect((await org.admin.api.get(`/api/v1/shared/users/${user.id}`)).body).toEqual(before)
-    expect((await user.api.get('/api/v1/users/me')).status).toBe(200)
+    expect((await user.api.get('/api/v1/users/me')).status).toBe(401)
   })
 
   it('answers an empty PATCH with 200 and the user unchanged', async () => {
