@@ -20,6 +20,8 @@ export interface OrganizationsTable {
   name: string
   domain: Nullable<string>
   products: ColumnType<Product[], Product[] | undefined, Product[]>
+  /** Only the keys an admin has set (DECISIONS §10); read with the defaults filled in. */
+  settings: ColumnType<Record<string, unknown>, string | undefined, string>
   created_at: CreatedAt
 }
 
@@ -238,6 +240,14 @@ export interface AttemptsTable {
   created_at: CreatedAt
 }
 
+export interface RequirementsTable {
+  organization_id: string
+  position: number
+  role: string
+  document_types: string[]
+  certificate_types: string[]
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -258,4 +268,5 @@ export interface DB {
   assignment_courses: AssignmentCoursesTable
   registrations: RegistrationsTable
   attempts: AttemptsTable
+  requirements: RequirementsTable
 }

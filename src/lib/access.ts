@@ -48,6 +48,12 @@ export function assertRouteAllowed(actor: Actor, routeUrl: string, roles: Role[]
   if (roles && !roles.includes(actor.role)) throw forbidden()
 }
 
+/** For operations that span both products (readiness needs crew records and learning): 403 without either. */
+export function assertProducts(actor: Actor, products: readonly Product[]): void {
+  const missing = products.find((product) => !actor.products.includes(product))
+  if (missing) throw forbidden(`Your organization does not have the ${missing} product`)
+}
+
 export const isStaff = (actor: Actor) => STAFF.includes(actor.role)
 
 /**

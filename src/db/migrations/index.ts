@@ -2,10 +2,16 @@ import type { Migration } from 'kysely/migration'
 import * as initial from './2026_11_21_0001_initial.js'
 import * as courseIndexes from './2026_11_21_0008_course_indexes.js'
 import * as actorNotifications from './2026_11_21_0009_actor_notifications.js'
+import * as organizationSettings from './2026_11_23_0801_organization_settings.js'
+import * as requirements from './2026_11_23_0802_requirements.js'
+import * as readinessIndexes from './2026_11_23_0803_readiness_indexes.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
   '2026_11_21_0008_course_indexes': courseIndexes,
   '2026_11_21_0009_actor_notifications': actorNotifications,
+  '2026_11_23_0801_organization_settings': organizationSettings,
+  '2026_11_23_0802_requirements': requirements,
+  '2026_11_23_0803_readiness_indexes': readinessIndexes,
 }

@@ -1,0 +1,99 @@
+import { type RawBuilder, sql } from 'kysely'
+import type { Db } from '../../db/database.js'
+import { decodeCursorOf, isDateKey, type PageResult, toPage } from '../../lib/pagination.js'
+import { splitIds } from '../assignments/assignments.schemas.js'
+import { expiryWindowDays, widestExpiryWindowDays } from '../organizations/settings.queries.js'
+import { type ExpiringItem, type ExpiringQuery, splitTypes } from './expiring.schemas.js'
+
+interface ExpiringRow {
+  target_type: ExpiringItem['targetType']
+  id: string
+  user_id: string
+  user_name: string
+  type: string
+  expiry_date: string
+  status: ExpiringItem['status']
+  days_left: number
+  verification_status: ExpiringItem['verificationStatus']
+}
+
+const toItem = (row: ExpiringRow): ExpiringItem => ({
+  targetType: row.target_type,
+  targetId: row.id,
+  userId: row.user_id,
+  userName: row.user_name,
+  type: row.type,
+  expiryDate: row.expiry_date,
+  status: row.status,
+  daysLeft: row.days_left,
+  verificationStatus: row.verification_status,
+})
+
+interface Scope {
+  orgId: string
+  asOf: string
+  defaultWindowDays: number
+}
+
+/**
+ * Over `r` (both kinds of record, see `records`) and `org`: expired or within the window, not
+ * rejected, and the request's filters. The window is within_days, or each type's own; the widest
+ * window bounds the expiry date as well, so the index range stops there.
+ */
+function filters(scope: Scope, query: ExpiringQuery): RawBuilder<unknown>[] {
+  const asOf = sql`${scope.asOf}::date`
+  const window =
+    query.within_days === undefined
+      ? [
+          sql`r.expiry_date <= ${asOf} + ${expiryWindowDays(sql`org.settings`, sql`r.type`, scope.defaultWindowDays)}`,
+          sql`r.expiry_date <= ${asOf} + (select ${widestExpiryWindowDays(sql`org.settings`, scope.defaultWindowDays)} from org)`,
+        ]
+      : [sql`r.expiry_date <= ${asOf} + ${query.within_days}::int`]
+  const list = [...window, sql`(v.status is null or v.status <> 'rejected')`]
+  if (query.status) list.push(query.status === 'expired' ? sql`r.expiry_date < ${asOf}` : sql`r.expiry_date >= ${asOf}`)
+  if (query.type) list.push(sql`r.type = any(${splitTypes(query.type)}::text[])`)
+  if (query.user_id) list.push(sql`r.user_id = ${query.user_id}`)
+  if (query.ship_id) {
+    list.push(sql`exists (
+      select 1 from assignments a
+      where a.organization_id = ${scope.orgId} and a.user_id = r.user_id and a.ship_id = any(${splitIds(query.ship_id)}::uuid[])
+        and (a.end_date is null or a.end_date >= ${asOf}))`)
+  }
+  return list
+}
+
+/** Identity documents and certificates with an expiry date, as one relation `r` in (expiry_date, id) order. */
+const records = (orgId: string) => sql`records as (
+  select 'identity_document' as target_type, d.id, d.user_id, d.document_type as type, d.expiry_date
+  from identity_documents d where d.organization_id = ${orgId} and d.expiry_date is not null
+  union all
+  select 'certificate', c.id, c.user_id, c.certificate_type, c.expiry_date
+  from certificates c where c.organization_id = ${orgId} and c.expiry_date is not null)`
+
+function select(scope: Scope, columns: RawBuilder<unknown>, where: RawBuilder<unknown>[]) {
+  return sql`
+    with org as (select o.settings from organizations o where o.id = ${scope.orgId}), ${records(scope.orgId)}
+    select ${columns}
+    from records r
+    cross join org
+    join users u on u.id = r.user_id
+    left join verifications v on v.target_type = r.target_type and v.target_id = r.id
+    where ${sql.join(where, sql` and `)}`
+}
+
+/** One page of the fleet expiry list, soonest expiry first; the count (when asked) over the same filters. */
+export async function listExpiring(db: Db, scope: Scope, query: ExpiringQuery): Promise<PageResult<ExpiringItem>> {
+  const cursor = decodeCursorOf(query.cursor, (key) => isDateKey(key))
+  const where = filters(scope, query)
+  const after = cursor ? [sql`(r.expiry_date, r.id) > (${cursor[0]}::date, ${cursor[1]}::uuid)`] : []
+  const asOf = sql`${scope.asOf}::date`
+  const columns = sql`r.target_type, r.id, r.user_id, u.first_name || ' ' || u.last_name as user_name, r.type, r.expiry_date,
+    case when r.expiry_date < ${asOf} then 'expired' else 'expiring_soon' end as status,
+    r.expiry_date - ${asOf} as days_left, coalesce(v.status, 'pending') as verification_status`
+  const page = sql<ExpiringRow>`${select(scope, columns, [...where, ...after])} order by r.expiry_date, r.id limit ${query.limit + 1}`
+  const [rows, count] = await Promise.all([
+    page.execute(db),
+    query.include_count ? sql<{ n: number }>`${select(scope, sql`count(*)::int as n`, where)}`.execute(db) : null,
+  ])
+  return toPage(rows.rows, query.limit, (row) => [row.expiry_date, row.id], toItem, count ? count.rows[0].n : null)
+}
