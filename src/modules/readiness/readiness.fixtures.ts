@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { expect } from 'vitest'
 import { insertCourse, type TestOrg, type TestUser } from '../../../test/factories.js'
 import type { Db } from '../../db/database.js'
@@ -43,7 +44,7 @@ export async function addVerified(org: TestOrg, user: TestUser, type: RecordType
 /** Pins a record's creation time, for the "newest" tie-breaks. */
 export async function setCreatedAt(db: Db, record: RecordRef, createdAt: string): Promise<void> {
   const table = isDocument(record.type) ? 'identity_documents' : 'certificates'
-  await db.updateTable(table).set({ created_at: createdAt }).where('id', '=', record.id).execute()
+  await sql`update ${sql.table(table)} set created_at = ${createdAt}::timestamptz where id = ${record.id}`.execute(db)
 }
 
 export async function setRequirements(org: TestOrg, items: { role: string; documentTypes?: string[]; certificateTypes?: string[] }[]) {

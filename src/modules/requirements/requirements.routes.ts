@@ -19,7 +19,7 @@ export function normalizeMatrix(body: RequirementsReplace): Requirements['items'
     if (role === '') issues.add(['body', 'items', i, 'role'], 'String should have at least 1 character after trimming', 'string_too_short')
     else if (seen.has(key)) issues.add(['body', 'items', i, 'role'], `Role "${role}" is already listed`, 'value_error')
     seen.add(key)
-    return { role, documentTypes: [...new Set(item.documentTypes)], certificateTypes: [...new Set(item.certificateTypes)] }
+    return { role, documentTypes: [...new Set(item.documentTypes ?? [])], certificateTypes: [...new Set(item.certificateTypes ?? [])] }
   })
   issues.throwIfAny()
   return items

@@ -32,8 +32,8 @@ export const RequirementsReplace = Type.Object(
     items: Type.Array(
       Type.Object({
         role: Role,
-        documentTypes: Type.Array(Type.Enum(DOCUMENT_TYPES), { default: [] }),
-        certificateTypes: Type.Array(Type.Enum(CERTIFICATE_TYPES), { default: [] }),
+        documentTypes: Type.Optional(Type.Array(Type.Enum(DOCUMENT_TYPES), { default: [] })),
+        certificateTypes: Type.Optional(Type.Array(Type.Enum(CERTIFICATE_TYPES), { default: [] })),
       }),
       { maxItems: 200 },
     ),
