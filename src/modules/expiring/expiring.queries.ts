@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import { decodeCursorOf, isDateKey, type PageResult, toPage } from '../../lib/pagination.js'
 import { splitIds } from '../assignments/assignments.schemas.js'
-import { expiryWindowDays, widestExpiryWindowDays } from '../organizations/settings.queries.js'
+import { expiryStatus, expiryWindowDays, orgSettings, widestExpiryWindowDays } from '../organizations/settings.queries.js'
 import { type ExpiringItem, type ExpiringQuery, splitTypes } from './expiring.schemas.js'
 
 interface ExpiringRow {
@@ -35,21 +35,32 @@ interface Scope {
   defaultWindowDays: number
 }
 
+/** The window of a record: within_days when given, else its type's window from the settings. */
+const windowOf = (scope: Scope, query: ExpiringQuery) =>
+  query.within_days === undefined
+    ? expiryWindowDays(sql`org.settings`, sql`r.type`, scope.defaultWindowDays)
+    : sql<number>`${query.within_days}::int`
+
+/** The record's expiry status against as_of: the same expression as every other expiry status. */
+const statusOf = (scope: Scope, query: ExpiringQuery) => expiryStatus(sql`r.expiry_date`, sql`${scope.asOf}::date`, windowOf(scope, query))
+
 /**
- * Over `r` (both kinds of record, see `records`) and `org`: expired or within the window, not
- * rejected, and the request's filters. The window is within_days, or each type's own; the widest
- * window bounds the expiry date as well, so the index range stops there.
+ * Over `r` (both kinds of record, see `records`) and `org`: expired or expiring soon, not rejected, and
+ * the request's filters. The widest window also bounds the expiry date, so the index range stops there.
  */
 function filters(scope: Scope, query: ExpiringQuery): RawBuilder<unknown>[] {
   const asOf = sql`${scope.asOf}::date`
-  const window =
+  const widest =
     query.within_days === undefined
-      ? [
-          sql`r.expiry_date <= ${asOf} + ${expiryWindowDays(sql`org.settings`, sql`r.type`, scope.defaultWindowDays)}`,
-          sql`r.expiry_date <= ${asOf} + (select ${widestExpiryWindowDays(sql`org.settings`, scope.defaultWindowDays)} from org)`,
-        ]
-      : [sql`r.expiry_date <= ${asOf} + ${query.within_days}::int`]
-  const list = [...window, sql`(v.status is null or v.status <> 'rejected')`]
+      ? sql`(select ${widestExpiryWindowDays(sql`org.settings`, scope.defaultWindowDays)} from org)`
+      : sql`${query.within_days}::int`
+  const status = statusOf(scope, query)
+  const list = [
+    query.status ? sql`${status} = ${query.status}` : sql`${status} in ('expired', 'expiring_soon')`,
+    sql`r.expiry_date <= ${asOf} + ${widest}`,
+    sql`(v.status is null or v.status <> 'rejected')`,
+  ]
+  // The same conditions as index ranges: the status expression alone is not one.
   if (query.status) list.push(query.status === 'expired' ? sql`r.expiry_date < ${asOf}` : sql`r.expiry_date >= ${asOf}`)
   if (query.type) list.push(sql`r.type = any(${splitTypes(query.type)}::text[])`)
   if (query.user_id) list.push(sql`r.user_id = ${query.user_id}`)
@@ -72,7 +83,7 @@ const records = (orgId: string) => sql`records as (
 
 function select(scope: Scope, columns: RawBuilder<unknown>, where: RawBuilder<unknown>[]) {
   return sql`
-    with org as (select o.settings from organizations o where o.id = ${scope.orgId}), ${records(scope.orgId)}
+    with ${orgSettings(scope.orgId)}, ${records(scope.orgId)}
     select ${columns}
     from records r
     cross join org
@@ -86,10 +97,8 @@ export async function listExpiring(db: Db, scope: Scope, query: ExpiringQuery): 
   const cursor = decodeCursorOf(query.cursor, (key) => isDateKey(key))
   const where = filters(scope, query)
   const after = cursor ? [sql`(r.expiry_date, r.id) > (${cursor[0]}::date, ${cursor[1]}::uuid)`] : []
-  const asOf = sql`${scope.asOf}::date`
   const columns = sql`r.target_type, r.id, r.user_id, u.first_name || ' ' || u.last_name as user_name, r.type, r.expiry_date,
-    case when r.expiry_date < ${asOf} then 'expired' else 'expiring_soon' end as status,
-    r.expiry_date - ${asOf} as days_left, coalesce(v.status, 'pending') as verification_status`
+    ${statusOf(scope, query)} as status, r.expiry_date - ${scope.asOf}::date as days_left, coalesce(v.status, 'pending') as verification_status`
   const page = sql<ExpiringRow>`${select(scope, columns, [...where, ...after])} order by r.expiry_date, r.id limit ${query.limit + 1}`
   const [rows, count] = await Promise.all([
     page.execute(db),

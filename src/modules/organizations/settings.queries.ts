@@ -10,6 +10,9 @@ type Sql<T> = Expression<T> | RawBuilder<T>
 /** The stored settings of one organization, as a scalar subquery. */
 export const settingsOf = (orgId: Sql<string> | string) => sql<unknown>`(select o.settings from organizations o where o.id = ${orgId})`
 
+/** A CTE `org` with one column, `settings`: the caller's organization's, read once per statement. */
+export const orgSettings = (orgId: string) => sql`org as (select ${settingsOf(orgId)} as settings)`
+
 /** The expiring_soon window of a document or certificate type: expiryWindowDays[type] ?? defaultExpiryWindowDays. */
 export const expiryWindowDays = (settings: Sql<unknown>, type: Sql<string>, defaultDays: number) =>
   sql<number>`coalesce((${settings}->'expiryWindowDays'->>${type})::int, (${settings}->>'defaultExpiryWindowDays')::int, ${defaultDays}::int)`

@@ -6,7 +6,7 @@ import { BLOCKERS, type Code } from './readiness.schemas.js'
 // ship summary all select from `issuesOf`, so they cannot disagree. Every fragment here is evaluated
 // per assignment, over two names the caller provides:
 //   a    an assignments row (id, organization_id, user_id, role, due_date, end_date)
-//   org  the organization's row of `orgSettings` (its stored settings)
+//   org  the CTE of `orgSettings` (the organization's stored settings)
 
 export interface VerdictContext {
   orgId: string
@@ -21,9 +21,6 @@ const WHITESPACE =
   '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff'
 
 const settings = sql<unknown>`org.settings`
-
-/** The CTE `org`: the caller's organization settings, read once per statement. */
-export const orgSettings = (orgId: string) => sql`org as (select o.settings from organizations o where o.id = ${orgId})`
 
 export const asOfDate = (ctx: VerdictContext) => sql<string>`${ctx.asOf}::date`
 
