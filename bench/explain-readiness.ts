@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   const ctx = { orgId, asOf: todayUtc(), defaultWindowDays: 90 }
   const { id: assignmentId } = await first('select id from assignments where organization_id = $1 order by id limit 1', [orgId])
   const { id: shipId } = await first('select id from ships where organization_id = $1 order by id limit 1', [orgId])
+  const { user_id: userId } = await first('select user_id from assignments where id = $1', [assignmentId])
   // The key of the 1000th active assignment in the fleet's order: the cursor of page 101.
   const deep = await first(
     `select coalesce(start_date, 'infinity'::date)::text as d, id from assignments
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
     'readiness-first': () => fleet({}),
     'readiness-deep': () => fleet({ cursor: encodeCursor([deep.d, deep.id]) }),
     'readiness-not-ready': () => fleet({ ready: false }),
+    'readiness-by-ship': () => fleet({ ship_id: shipId }),
+    'readiness-by-user': () => fleet({ user_id: userId }),
     'ship-readiness': () => shipReadiness(db, ctx, shipId),
     'expiring-first': () => expiring({}),
     'expiring-deep': async () => expiring({ cursor: (await expiring({ limit: 1000 })).nextCursor ?? undefined }),
