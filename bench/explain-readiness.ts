@@ -14,7 +14,8 @@ import { assignmentReadiness, fleetReadiness, shipReadiness } from '../src/modul
 import type { FleetQuery } from '../src/modules/readiness/readiness.schemas.js'
 
 const url = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/seaworthy_bench'
-const pool = new pg.Pool({ connectionString: url, max: 2 })
+// One connection, with JIT off as the service's connections have it (src/db/database.ts).
+const pool = new pg.Pool({ connectionString: url, max: 1 })
 let last: CompiledQuery | undefined
 const db = new Kysely<DB>({
   dialect: new PostgresDialect({ pool }),
@@ -26,6 +27,7 @@ const db = new Kysely<DB>({
 const first = async (text: string, values: unknown[]) => (await pool.query(text, values)).rows[0]
 
 async function main(): Promise<void> {
+  await pool.query('set jit = off')
   const { org: orgId } = await first('select largest_org_id as org from bench_meta', [])
   const ctx = { orgId, asOf: todayUtc(), defaultWindowDays: 90 }
   const { id: assignmentId } = await first('select id from assignments where organization_id = $1 order by id limit 1', [orgId])
