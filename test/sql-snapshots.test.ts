@@ -75,7 +75,7 @@ describe('SQL snapshots', () => {
     ['identity-documents', 'identity_documents'],
     ['certificates', 'certificates'],
   ] as const)('expiry status of %s: computed by the database, in the answer and the filter', async (name, table) => {
-    const statements = await compiledSql((db) => expiringOfUser(db, table, ORG, 90, USER, 'expiring_soon').execute())
+    const statements = await compiledSql((db) => expiringOfUser(db, table, ORG, 90, USER, { expiry_status: 'expiring_soon' }).execute())
     await matchesSnapshot(`${name}-expiring`, `expiringOfUser: a user's ${name} with expiry_status=expiring_soon`, statements)
   })
 })

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js'
 import type { CertificatesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { crewRecordById, type ExpiringRow, expiringById, expiringOfUser, toExpiringFields } from '../crew-records/crew-records.queries.js'
-import type { ExpiryStatus } from '../crew-records/crew-records.schemas.js'
+import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
 import { CERTIFICATE_COLUMNS, type Certificate } from './certificates.schemas.js'
 
 const toCertificate = (row: ExpiringRow & Selectable<CertificatesTable>): Certificate => ({
@@ -12,8 +12,8 @@ const toCertificate = (row: ExpiringRow & Selectable<CertificatesTable>): Certif
   ...fieldsOf(CERTIFICATE_COLUMNS, row),
 })
 
-export async function listCertificates(db: Db, orgId: string, days: number, userId: string, status?: ExpiryStatus) {
-  const rows = await expiringOfUser(db, 'certificates', orgId, days, userId, status).selectAll('certificates').execute()
+export async function listCertificates(db: Db, orgId: string, days: number, userId: string, query?: ExpiryListQuery) {
+  const rows = await expiringOfUser(db, 'certificates', orgId, days, userId, query).selectAll('certificates').execute()
   return rows.map(toCertificate)
 }
 

@@ -32,7 +32,7 @@ export const userCertificatesRoutes: ModulePlugin = (app, { db, config }) => {
     async (request) => {
       const { actor, params } = request
       await reachUser(db, actor, params.user_id)
-      return listCertificates(db, actor.orgId, config.expiringSoonDays, params.user_id, request.query.expiry_status)
+      return listCertificates(db, actor.orgId, config.expiringSoonDays, params.user_id, request.query)
     },
   )
 }

@@ -1,10 +1,11 @@
-import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
+import { type Insertable, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { DB, ExpiringRecord } from '../../db/schema.js'
 import { iso, todayUtcSql } from '../../lib/dates.js'
+import { expiryWindowDays, settingsOf, expiryStatus as statusSql } from '../organizations/settings.queries.js'
 import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
-import type { ExpiryStatus } from './crew-records.schemas.js'
+import type { ExpiryListQuery, ExpiryStatus } from './crew-records.schemas.js'
 
 // Statements every crew record table answers alike: the tables share id, organization_id, user_id and
 // the timestamps. Builders leave the selection to the caller (`selectAll(table)`), which keeps its row type.
@@ -70,30 +71,37 @@ export async function deleteCrewRecord(trx: Db, table: CrewRecordTable, orgId: s
   return result.numDeletedRows > 0n
 }
 
-/** The expiry status of DECISIONS §3, computed by the database so that the filter and the responses agree. */
-const expiryStatus = (table: ExpiringTable, days: number) => {
-  const expiryDate = sql.ref(`${table}.expiry_date`)
-  return sql<ExpiryStatus>`case
-  when ${expiryDate} is null then 'valid'
-  when ${expiryDate} < ${todayUtcSql} then 'expired'
-  when ${expiryDate} <= ${todayUtcSql} + ${days}::int then 'expiring_soon'
-  else 'valid'
-end`
-}
+/** The column of a document's or certificate's type: the key of its window in the settings. */
+const typeColumn = (table: ExpiringTable) =>
+  sql.ref<string>(`${table}.${table === 'identity_documents' ? 'document_type' : 'certificate_type'}`)
 
-/** Documents or certificates of the organization with their verification and expiry status (`days` of warning). */
-const selectExpiring = (db: Db, table: ExpiringTable, orgId: string, days: number) =>
-  selectWithVerification(db, table).select(expiryStatus(table, days).as('expiry_status')).where(`${table}.organization_id`, '=', orgId)
+/**
+ * The expiry status of DECISIONS §3 against `asOf`, with the window of the record's type in the
+ * organization's settings (§10; `days` for types it set none for), computed by the database in the
+ * same statement so that the filter and the responses agree and a settings change applies at once.
+ */
+const expiryStatus = (table: ExpiringTable, orgId: string, days: number, asOf: RawBuilder<string>) =>
+  statusSql(sql.ref(`${table}.expiry_date`), asOf, expiryWindowDays(settingsOf(orgId), typeColumn(table), days))
 
-/** A user's documents or certificates, newest first, optionally only those of one expiry status. */
-export const expiringOfUser = (db: Db, table: ExpiringTable, orgId: string, days: number, userId: string, status?: ExpiryStatus) =>
-  selectExpiring(db, table, orgId, days)
+/** Documents or certificates of the organization with their verification and expiry status. */
+const selectExpiring = (db: Db, table: ExpiringTable, orgId: string, days: number, asOf: RawBuilder<string> = todayUtcSql) =>
+  selectWithVerification(db, table)
+    .select(expiryStatus(table, orgId, days, asOf).as('expiry_status'))
+    .where(`${table}.organization_id`, '=', orgId)
+
+/** A user's documents or certificates, newest first, with the list's filters (DECISIONS §3, §10). */
+export const expiringOfUser = (db: Db, table: ExpiringTable, orgId: string, days: number, userId: string, query: ExpiryListQuery = {}) => {
+  const asOf = query.as_of === undefined ? todayUtcSql : sql<string>`${query.as_of}::date`
+  const { expiry_status: status, expires_before: before } = query
+  return selectExpiring(db, table, orgId, days, asOf)
     .where(`${table}.user_id`, '=', userId)
-    .$if(status !== undefined, (qb) => qb.where(expiryStatus(table, days), '=', status!))
+    .$if(status !== undefined, (qb) => qb.where(expiryStatus(table, orgId, days, asOf), '=', status!))
+    .$if(before !== undefined, (qb) => qb.where(sql<boolean>`${sql.ref(`${table}.expiry_date`)} < ${before}::date`))
     .orderBy(`${table}.created_at`, 'desc')
     .orderBy(`${table}.id`, 'desc')
+}
 
-/** One document or certificate; `ownerId` narrows it to that user's (crew). */
+/** One document or certificate, its status as of today; `ownerId` narrows it to that user's (crew). */
 export const expiringById = (db: Db, table: ExpiringTable, orgId: string, days: number, id: string, ownerId?: string) =>
   selectExpiring(db, table, orgId, days)
     .where(`${table}.id`, '=', id)

@@ -10,7 +10,14 @@ export const Text300 = Type.String({ minLength: 1, maxLength: 300 })
 
 export const ExpiryStatus = Type.Enum(['valid', 'expiring_soon', 'expired'], { title: 'DocumentExpiryStatus' })
 export type ExpiryStatus = Static<typeof ExpiryStatus>
-export const ExpiryListQuery = Type.Object({ expiry_status: Type.Optional(ExpiryStatus) })
+const ListDate = (description: string) => Type.Optional(Type.String({ format: 'date', examples: ['2026-06-15'], description }))
+/** A user's documents or certificates (DECISIONS §3, §10). */
+export const ExpiryListQuery = Type.Object({
+  expiry_status: Type.Optional(ExpiryStatus),
+  as_of: ListDate('The date the status is computed against (default: today, UTC)'),
+  expires_before: ListDate('Only records whose expiryDate is before this date (records without one are left out)'),
+})
+export type ExpiryListQuery = Static<typeof ExpiryListQuery>
 
 // Identity documents and certificates are the same record with their own type, number and issuer.
 // The fields they share follow their own in requests and responses.

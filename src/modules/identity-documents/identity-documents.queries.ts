@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js'
 import type { IdentityDocumentsTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { crewRecordById, type ExpiringRow, expiringById, expiringOfUser, toExpiringFields } from '../crew-records/crew-records.queries.js'
-import type { ExpiryStatus } from '../crew-records/crew-records.schemas.js'
+import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
 import { DOCUMENT_COLUMNS, type IdentityDocument } from './identity-documents.schemas.js'
 
 const toIdentityDocument = (row: ExpiringRow & Selectable<IdentityDocumentsTable>): IdentityDocument => ({
@@ -12,8 +12,8 @@ const toIdentityDocument = (row: ExpiringRow & Selectable<IdentityDocumentsTable
   ...fieldsOf(DOCUMENT_COLUMNS, row),
 })
 
-export async function listIdentityDocuments(db: Db, orgId: string, days: number, userId: string, status?: ExpiryStatus) {
-  const rows = await expiringOfUser(db, 'identity_documents', orgId, days, userId, status).selectAll('identity_documents').execute()
+export async function listIdentityDocuments(db: Db, orgId: string, days: number, userId: string, query?: ExpiryListQuery) {
+  const rows = await expiringOfUser(db, 'identity_documents', orgId, days, userId, query).selectAll('identity_documents').execute()
   return rows.map(toIdentityDocument)
 }
 

@@ -35,7 +35,7 @@ export const userIdentityDocumentsRoutes: ModulePlugin = (app, { db, config }) =
     async (request) => {
       const { actor, params } = request
       await reachUser(db, actor, params.user_id)
-      return listIdentityDocuments(db, actor.orgId, config.expiringSoonDays, params.user_id, request.query.expiry_status)
+      return listIdentityDocuments(db, actor.orgId, config.expiringSoonDays, params.user_id, request.query)
     },
   )
 }
