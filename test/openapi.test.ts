@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { documentObject, documentRoute, operationIdOf } from '../src/lib/openapi.js'
 import { compileSchema } from '../src/lib/validation.js'
 import { buildTestApp, client, type TestApp } from './app.js'
+import { createOrg, nextImo } from './factories.js'
 import { inlined } from './served-routes.js'
 
 // DECISIONS §12: the served document is what clients are generated from.
@@ -91,6 +92,19 @@ describe('schemas', () => {
     expect(names).toEqual(expect.arrayContaining(['Ship', 'ShipPage', 'Assignment', 'AssignmentPage', 'ErrorBody', 'HTTPValidationError']))
     expect(byId('listShips').responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ShipPage' })
     expect(spec.components.schemas.ShipPage.properties.items.items).toEqual({ $ref: '#/components/schemas/Ship' })
+  })
+
+  it('leaves the live route schemas alone: answers serialized after the document was built are whole', async () => {
+    const { admin } = await createOrg(t.app, t.database.db)
+    const imoNumber = nextImo()
+    expect((await admin.api.post('/api/v1/shared/ships', { name: 'Nordic Star', imoNumber })).status).toBe(201)
+    const page = await admin.api.get('/api/v1/shared/ships')
+    expect(page.body).toEqual({
+      items: [expect.objectContaining({ name: 'Nordic Star', imoNumber, mmsi: null })],
+      nextCursor: null,
+      hasMore: false,
+      totalCount: null,
+    })
   })
 
   it('gives every JSON request body and success answer an example that its schema accepts', () => {

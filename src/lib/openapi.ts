@@ -37,25 +37,29 @@ const PARTS = ['params', 'querystring', 'body', 'headers']
 export function errorStatuses(route: RouteOptions): number[] {
   const schema = (route.schema ?? {}) as Json
   const config = (route.config ?? {}) as Json
+  const open = isPublic(route)
   const methods = [route.method].flat()
   const takesBody = methods.some((m) => BODY_METHODS.has(m))
   const rules: [number, boolean][] = [
-    [401, !config.public],
+    [401, !open],
     [403, Boolean(config.roles || config.product)],
     [404, route.url.includes('/:')],
     [413, takesBody],
     [422, takesBody || PARTS.some((part) => schema[part])],
-    [503, !config.public],
+    [503, !open],
   ]
   return rules.filter(([, applies]) => applies).map(([status]) => status)
 }
+
+/** As the auth hook reads it (lib/auth.ts): routes outside /api/ take no token. */
+const isPublic = (route: RouteOptions) => Boolean((route.config as Json | undefined)?.public) || !route.url.startsWith('/api/')
 
 /** @fastify/swagger's per-route transform: the route's own responses plus the errors it can answer with. */
 export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   const response: Json = { ...(schema as Json)?.response }
   for (const status of errorStatuses(route)) response[status] ??= ERRORS[status].schema
   // A public route says so: an empty list, not a missing one (which would mean "as the document default").
-  const security = (schema as Json)?.security ?? ((route.config as Json | undefined)?.public ? [] : [{ bearerAuth: [] }])
+  const security = (schema as Json)?.security ?? (isPublic(route) ? [] : [{ bearerAuth: [] }])
   return { url, schema: { ...schema, response, security } }
 }
 
