@@ -89,7 +89,7 @@ export const documentObject: SwaggerTransformObject = (document) => {
 
 /**
  * A fallback id from the method and the literal path words after the API version and its area,
- * e.g. `GET /api/v1/learn/admin/analytics/course-difficulty` → `getAdminAnalyticsCourseDifficulty`.
+ * e.g. `GET /api/v1/learn/admin/analytics/course-difficulty` → `listAdminAnalyticsCourseDifficulty`.
  * Routes name their own (`schema.operationId`); this keeps a new route's id stable and unique meanwhile.
  */
 export function operationIdOf(method: string, path: string): string {
