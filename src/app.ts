@@ -2,7 +2,7 @@ import formbody from '@fastify/formbody'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify'
+import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { Config } from './config.js'
 import type { Database } from './db/database.js'
 import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
@@ -13,8 +13,8 @@ import { registerIdempotency } from './lib/idempotency.js'
 import { parseForm } from './lib/input-hygiene.js'
 import { loggerOptions } from './lib/logging.js'
 import { createOidc } from './lib/oidc.js'
+import { documentObject, documentRoute } from './lib/openapi.js'
 import { registerRequestValidation } from './lib/request-validation.js'
-import { ErrorBody, ValidationErrorBody } from './lib/schemas.js'
 import { registerSecurityHeaders } from './lib/security-headers.js'
 import { registerDrain } from './lib/shutdown.js'
 import { createStorage, type Storage } from './lib/storage.js'
@@ -33,39 +33,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
 // Callers of buildApp (server, CLI, tests) name its result with this.
 export type { App }
 
-const ERROR_RESPONSES: Record<number, { description: string; schema: unknown }> = {
-  401: { description: 'Not authenticated', schema: ErrorBody },
-  403: {
-    description: 'Not allowed for this role or organization',
-    schema: ErrorBody,
-  },
-  404: {
-    description: 'Not found or not visible to the caller',
-    schema: ErrorBody,
-  },
-  409: { description: 'Conflict with the current state', schema: ErrorBody },
-  422: { description: 'Validation error', schema: ValidationErrorBody },
-  429: { description: 'Rate limited', schema: ErrorBody },
-  503: { description: 'Database unavailable', schema: ErrorBody },
-}
-
-/** Every route documents the contract's error bodies alongside its own responses. */
-function documentErrors(route: RouteOptions): void {
-  if (!route.url.startsWith('/api/')) return
-  route.schema = route.schema ?? {}
-  const schema = route.schema as {
-    response?: Record<string, unknown>
-    security?: unknown
-  }
-  schema.response = schema.response ?? {}
-  const response = schema.response
-  for (const [code, { description, schema: body }] of Object.entries(ERROR_RESPONSES)) {
-    if (code === '401' && route.config?.public) continue
-    response[code] ??= { ...(body as object), description }
-  }
-  if (!route.config?.public) schema.security ??= [{ bearerAuth: [] }]
-}
-
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps
   const app = Fastify({
@@ -83,7 +50,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerSecurityHeaders(app)
   registerIdempotency(app, database.db)
   registerRequestValidation(app)
-  app.addHook('onRoute', documentErrors)
 
   // An empty JSON body reads as "no body", so body-less actions accept a Content-Type header.
   // Only JSON (and the login form) are request bodies here; anything else is a 422 json_invalid.
@@ -104,13 +70,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(formbody, { parser: parseForm })
 
   await app.register(swagger, {
+    transform: documentRoute,
+    transformObject: documentObject,
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Seaworthy',
         version: '0.1.0',
         description: 'Crew and learning service for maritime organizations',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
+      servers: [{ url: '/', description: 'This service' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },

@@ -106,7 +106,6 @@ describe('operations endpoints', () => {
     )
     expect(operations.length).toBeGreaterThan(10)
     for (const { op } of operations) {
-      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['422', '404']))
       const success = Object.keys(op.responses).find((code) => code.startsWith('2') || code.startsWith('3'))
       expect(success).toBeDefined()
     }

@@ -25,8 +25,18 @@ export interface Operation {
   jsonBody?: JsonSchema
 }
 
+/** The schema with every `#/components/schemas/…` reference replaced by the schema it names. */
+export function inlined(node: unknown, schemas: Record<string, unknown>): any {
+  if (Array.isArray(node)) return node.map((child) => inlined(child, schemas))
+  if (!node || typeof node !== 'object') return node
+  const ref = (node as { $ref?: string }).$ref
+  if (ref) return inlined(schemas[ref.split('/').pop()!], schemas)
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inlined(value, schemas)]))
+}
+
 export async function servedOperations(app: App): Promise<Operation[]> {
-  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
+  const served = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
+  const doc = { ...served, paths: inlined(served.paths, served.components?.schemas ?? {}) }
   return Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => ({
       method: method.toUpperCase() as Operation['method'],

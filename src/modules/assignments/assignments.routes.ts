@@ -1,5 +1,6 @@
 import { MANAGERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
+import { ErrorBody } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { findAssignment, listAssignments, toAssignment } from './assignments.queries.js'
 import {
@@ -20,7 +21,14 @@ export const assignmentsRoutes: ModulePlugin = (app, { db }) => {
     '/',
     {
       config: { roles: MANAGERS },
-      schema: { tags, summary: 'Assign a user to a ship', body: AssignmentCreate, response: { 201: Assignment } },
+      schema: {
+        operationId: 'createAssignment',
+        description: 'Managers only. A user has at most one active assignment per ship (409).',
+        tags,
+        summary: 'Assign a user to a ship',
+        body: AssignmentCreate,
+        response: { 201: Assignment, 409: ErrorBody },
+      },
     },
     async (request, reply) => reply.status(201).send(toAssignment(await createAssignment(db, request.actor.orgId, request.body))),
   )
@@ -29,6 +37,8 @@ export const assignmentsRoutes: ModulePlugin = (app, { db }) => {
     '/',
     {
       schema: {
+        operationId: 'listAssignments',
+        description: 'Filtered by the query parameters, cursor-paged. Crew and office employees see their own.',
         tags,
         summary: 'List assignments (crew and office employees: their own)',
         querystring: AssignmentListQuery,
@@ -40,7 +50,16 @@ export const assignmentsRoutes: ModulePlugin = (app, { db }) => {
 
   app.get(
     '/:assignment_id',
-    { schema: { tags, summary: 'One assignment', params: AssignmentParams, response: { 200: Assignment } } },
+    {
+      schema: {
+        operationId: 'getAssignment',
+        description: 'Crew and office employees reach only their own.',
+        tags,
+        summary: 'One assignment',
+        params: AssignmentParams,
+        response: { 200: Assignment },
+      },
+    },
     async (request) => {
       const row = await findAssignment(db, request.actor.orgId, request.params.assignment_id, rowOwner(request.actor, MANAGERS))
       if (!row) throw notFound('Assignment')
@@ -55,7 +74,16 @@ export const assignmentUpdateRoutes: ModulePlugin = (app, { db }) => {
     '/:assignment_id',
     {
       config: { roles: MANAGERS },
-      schema: { tags, summary: 'Update an assignment', params: AssignmentParams, body: AssignmentUpdate, response: { 200: Assignment } },
+      schema: {
+        operationId: 'updateAssignment',
+        description:
+          'Managers only. Only the fields sent change; the end date may not precede the start date, and a second active assignment on the ship is a 409.',
+        tags,
+        summary: 'Update an assignment',
+        params: AssignmentParams,
+        body: AssignmentUpdate,
+        response: { 200: Assignment, 409: ErrorBody },
+      },
     },
     async (request) => toAssignment(await patchAssignment(db, request.actor.orgId, request.params.assignment_id, request.body)),
   )

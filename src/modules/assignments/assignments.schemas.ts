@@ -24,7 +24,25 @@ const AssignmentFields = {
 }
 
 /** The single shape (AssignmentDetailDTO). */
-export const Assignment = Type.Object(AssignmentFields)
+export const Assignment = Type.Object(AssignmentFields, {
+  title: 'Assignment',
+  examples: [
+    {
+      id: '0190a000-0000-7000-8000-000000000a05',
+      userId: '0190a000-0000-7000-8000-000000000a01',
+      userName: 'Anna Berg',
+      userEmail: 'anna.berg@example.com',
+      shipId: '0190a000-0000-7000-8000-000000000a02',
+      shipName: 'Nordic Star',
+      shipImoNumber: '9074729',
+      role: 'Chief Engineer',
+      startDate: '2026-06-15',
+      dueDate: '2026-09-15',
+      endDate: null,
+      isActive: true,
+    },
+  ],
+})
 export type Assignment = Static<typeof Assignment>
 
 /** The dates of an assignment as sent in a request: absent, a date, or (where allowed) null. */
@@ -36,14 +54,28 @@ export interface AssignmentDates {
 
 const OptionalDate = Type.Optional(Nullable(DateString))
 
-export const AssignmentCreate = Type.Object({
-  userId: Uuid,
-  shipId: Uuid,
-  role: AssignmentRole,
-  startDate: OptionalDate,
-  dueDate: OptionalDate,
-  endDate: OptionalDate,
-})
+export const AssignmentCreate = Type.Object(
+  {
+    userId: Uuid,
+    shipId: Uuid,
+    role: AssignmentRole,
+    startDate: OptionalDate,
+    dueDate: OptionalDate,
+    endDate: OptionalDate,
+  },
+  {
+    title: 'AssignmentCreate',
+    examples: [
+      {
+        userId: '0190a000-0000-7000-8000-000000000a01',
+        shipId: '0190a000-0000-7000-8000-000000000a02',
+        role: 'Chief Engineer',
+        startDate: '2026-06-15',
+        dueDate: '2026-09-15',
+      },
+    ],
+  },
+)
 export type AssignmentCreate = Static<typeof AssignmentCreate>
 
 /** The wire fields a request sets, and their columns (src/lib/columns.ts). */
@@ -54,12 +86,15 @@ export const ASSIGNMENT_DATE_ORDER = [
   ['startDate', 'endDate'],
 ] as const
 
-export const AssignmentUpdate = Type.Object({
-  role: Type.Optional(AssignmentRole),
-  startDate: OptionalDate,
-  dueDate: OptionalDate,
-  endDate: OptionalDate,
-})
+export const AssignmentUpdate = Type.Object(
+  {
+    role: Type.Optional(AssignmentRole),
+    startDate: OptionalDate,
+    dueDate: OptionalDate,
+    endDate: OptionalDate,
+  },
+  { title: 'AssignmentUpdate', examples: [{ endDate: '2026-09-30' }] },
+)
 export type AssignmentUpdate = Static<typeof AssignmentUpdate>
 
 export const AssignmentListQuery = Type.Object({

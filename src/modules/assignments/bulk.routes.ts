@@ -1,4 +1,5 @@
 import { ADMIN } from '../../lib/access.js'
+import { ErrorBody } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import {
   BulkAssignCourses,
@@ -19,12 +20,32 @@ const config = { roles: ADMIN }
 export const bulkRoutes: ModulePlugin = (app, { db }) => {
   app.post(
     '/update',
-    { config, schema: { tags, summary: 'Update assignments in bulk', body: BulkUpdate, response: { 200: BulkUpdateResult } } },
+    {
+      config,
+      schema: {
+        operationId: 'bulkUpdateAssignments',
+        description: 'Managers only. One change applied to every listed assignment, all or nothing.',
+        tags,
+        summary: 'Update assignments in bulk',
+        body: BulkUpdate,
+        response: { 200: BulkUpdateResult, 409: ErrorBody },
+      },
+    },
     async (request) => bulkUpdate(db, request.actor.orgId, request.body),
   )
   app.post(
     '/create',
-    { config, schema: { tags, summary: 'Assign users to a ship in bulk', body: BulkCreate, response: { 200: BulkCreateResult } } },
+    {
+      config,
+      schema: {
+        operationId: 'bulkCreateAssignments',
+        description: 'Managers only. One assignment per listed user on the ship, all or nothing; a second active assignment is a 409.',
+        tags,
+        summary: 'Assign users to a ship in bulk',
+        body: BulkCreate,
+        response: { 200: BulkCreateResult, 409: ErrorBody },
+      },
+    },
     async (request) => bulkCreate(db, request.actor.orgId, request.body),
   )
   app.post(
@@ -32,6 +53,9 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
     {
       config,
       schema: {
+        operationId: 'bulkAssignCourses',
+        description:
+          'Managers only. Adds the courses (listed, or those of a curriculum) to every listed assignment that lacks them, each with a registration; all or nothing.',
         tags,
         summary: 'Assign courses to assignments in bulk',
         body: BulkAssignCourses,
@@ -45,6 +69,9 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
     {
       config,
       schema: {
+        operationId: 'bulkRemoveCourses',
+        description:
+          'Managers only. Removes the courses from every listed assignment that has them; a registration with attempts is kept as history.',
         tags,
         summary: 'Remove courses from assignments in bulk',
         body: BulkRemoveCourses,

@@ -1,4 +1,5 @@
 import { clientAddress } from '../../lib/client-address.js'
+import { ErrorBody } from '../../lib/schemas.js'
 import { isTokenExchange } from '../sso/sso.schemas.js'
 import { exchangeIdToken } from '../sso/sso.service.js'
 import type { ModulePlugin } from '../types.js'
@@ -12,10 +13,13 @@ export const authRoutes: ModulePlugin = (app, { db, tokens, config, oidc }) => {
     {
       config: { public: true },
       schema: {
+        operationId: 'createToken',
+        summary: 'Get an access token',
+        description:
+          'JSON `{email, password}`, the OAuth2 password form (`username`, `password`), or an OIDC ID token exchange (`grant_type=urn:ietf:params:oauth:grant-type:token-exchange`). Failed logins are throttled per e-mail and client address (429 with Retry-After).',
         tags: ['auth'],
-        summary: 'Get an access token (JSON {email, password}, the OAuth2 password form, or an OIDC ID token exchange)',
         body: TokenRequestBody,
-        response: { 200: TokenResponse },
+        response: { 200: TokenResponse, 401: ErrorBody, 429: ErrorBody, 503: ErrorBody },
       },
     },
     async (request) => {

@@ -8,11 +8,19 @@ const grant_type = Type.Optional(Type.String())
 // fields; with the token-exchange grant, an ID token replaces them (DECISIONS §12).
 export const JsonTokenRequest = Type.Object(
   { email: Type.Optional(Type.String({ maxLength: 254 })), password, grant_type, ...TokenExchangeFields },
-  requiredByGrant(['email', 'password']),
+  {
+    ...requiredByGrant(['email', 'password']),
+    title: 'TokenRequest',
+    examples: [{ email: 'anna.berg@example.com', password: 'correct-horse-battery' }],
+  },
 )
 export const FormTokenRequest = Type.Object(
   { username: Type.Optional(Type.String({ maxLength: 254 })), password, grant_type, ...TokenExchangeFields },
-  requiredByGrant(['username', 'password']),
+  {
+    ...requiredByGrant(['username', 'password']),
+    title: 'TokenRequestForm',
+    examples: [{ username: 'anna.berg@example.com', password: 'correct-horse-battery', grant_type: 'password' }],
+  },
 )
 export type TokenRequest = Static<typeof JsonTokenRequest> | Static<typeof FormTokenRequest>
 
@@ -29,8 +37,11 @@ export function passwordLogin(body: TokenRequest): { email: string; password: st
   return { email: email ?? '', password: body.password ?? '' }
 }
 
-export const TokenResponse = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal('bearer'),
-  expires_in: Type.Integer(),
-})
+export const TokenResponse = Type.Object(
+  {
+    access_token: Type.String(),
+    token_type: Type.Literal('bearer'),
+    expires_in: Type.Integer(),
+  },
+  { title: 'TokenResponse', examples: [{ access_token: 'eyJhbGciOiJIUzI1NiJ9…', token_type: 'bearer', expires_in: 3600 }] },
+)

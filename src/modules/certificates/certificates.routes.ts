@@ -18,7 +18,19 @@ const tags = ['certificates']
 export const userCertificatesRoutes: ModulePlugin = (app, { db, config }) => {
   app.post(
     '/',
-    { config: { roles: RECORD_WRITERS }, schema: { tags, params: UserParams, body: CertificateCreate, response: { 201: Certificate } } },
+    {
+      config: { roles: RECORD_WRITERS },
+      schema: {
+        operationId: 'createCertificate',
+        summary: 'Add a certificate',
+        description:
+          "Crew add their own, staff anyone's. Optional `uploadId` links a finalized upload; the certificate awaits review from the start.",
+        tags,
+        params: UserParams,
+        body: CertificateCreate,
+        response: { 201: Certificate },
+      },
+    },
     async (request, reply) => {
       const { actor, params } = request
       await reachUser(db, actor, params.user_id)
@@ -28,7 +40,17 @@ export const userCertificatesRoutes: ModulePlugin = (app, { db, config }) => {
 
   app.get(
     '/',
-    { schema: { tags, params: UserParams, querystring: ExpiryListQuery, response: { 200: Type.Array(Certificate) } } },
+    {
+      schema: {
+        operationId: 'listCertificates',
+        summary: "List a user's certificates",
+        description: 'Filter by `expiry_status` (valid, expiring_soon, expired).',
+        tags,
+        params: UserParams,
+        querystring: ExpiryListQuery,
+        response: { 200: Type.Array(Certificate) },
+      },
+    },
     async (request) => {
       const { actor, params } = request
       await reachUser(db, actor, params.user_id)
@@ -39,28 +61,59 @@ export const userCertificatesRoutes: ModulePlugin = (app, { db, config }) => {
 
 /** One certificate and its review: under /api/v1/crew/certificates. */
 export const certificateRoutes: ModulePlugin = (app, { db, config }) => {
-  const review = reviewRouteOptions(tags, CertificateParams)
+  const review = reviewRouteOptions(tags, CertificateParams, 'Certificate')
   const item = (request: { params: { certificate_id: string } }) => target(request.params.certificate_id)
 
-  app.get('/:certificate_id', { schema: { tags, params: CertificateParams, response: { 200: Certificate } } }, async (request) => {
-    const { actor, params } = request
-    const found = await findCertificate(db, actor.orgId, config.expiringSoonDays, params.certificate_id, rowOwner(actor))
-    if (!found) throw notFound(LABEL)
-    return found
-  })
+  app.get(
+    '/:certificate_id',
+    {
+      schema: {
+        operationId: 'getCertificate',
+        summary: 'Get a certificate',
+        description: "Crew reach only their own; another organization's certificate is 404.",
+        tags,
+        params: CertificateParams,
+        response: { 200: Certificate },
+      },
+    },
+    async (request) => {
+      const { actor, params } = request
+      const found = await findCertificate(db, actor.orgId, config.expiringSoonDays, params.certificate_id, rowOwner(actor))
+      if (!found) throw notFound(LABEL)
+      return found
+    },
+  )
 
   app.patch(
     '/:certificate_id',
     {
       config: { roles: RECORD_WRITERS },
-      schema: { tags, params: CertificateParams, body: CertificateUpdate, response: { 200: Certificate } },
+      schema: {
+        operationId: 'updateCertificate',
+        summary: 'Update a certificate',
+        description: 'Only the fields sent change; a change to a verified or rejected certificate sends it back to review.',
+        tags,
+        params: CertificateParams,
+        body: CertificateUpdate,
+        response: { 200: Certificate },
+      },
     },
     (request) => editCertificate(db, request.actor, request.params.certificate_id, request.body, config.expiringSoonDays),
   )
 
   app.delete(
     '/:certificate_id',
-    { config: { roles: RECORD_WRITERS }, schema: { tags, params: CertificateParams, response: { 204: NoContent } } },
+    {
+      config: { roles: RECORD_WRITERS },
+      schema: {
+        operationId: 'deleteCertificate',
+        summary: 'Delete a certificate',
+        description: "Crew delete their own, staff anyone's.",
+        tags,
+        params: CertificateParams,
+        response: { 204: NoContent },
+      },
+    },
     async (request, reply) => {
       await removeReviewed(db, request.actor, 'certificates', item(request), LABEL)
       return reply.status(204).send(null)

@@ -13,7 +13,32 @@ export const Certificate = Type.Object(
     issuingAuthority: Nullable(Type.String()),
     ...ExpiringOutput,
   },
-  { title: 'Certificate' },
+  {
+    examples: [
+      {
+        id: '0190a000-0000-7000-8000-000000000a0a',
+        certificateType: 'stcw_basic_safety',
+        certificateNumber: 'STCW-2231',
+        issuingAuthority: 'Norwegian Maritime Authority',
+        issueDate: '2024-03-01',
+        expiryDate: '2034-02-28',
+        uploadId: '0190a000-0000-7000-8000-000000000a07',
+        uploadedByUserId: '0190a000-0000-7000-8000-000000000a01',
+        status: 'valid',
+        verification: {
+          targetType: 'certificate',
+          targetId: '0190a000-0000-7000-8000-000000000a0a',
+          status: 'pending',
+          rejectionReason: null,
+          reviewedAt: null,
+        },
+        notes: null,
+        createdAt: '2026-06-15T08:30:00.000Z',
+        updatedAt: '2026-06-15T08:30:00.000Z',
+      },
+    ],
+    title: 'Certificate',
+  },
 )
 export type Certificate = Static<typeof Certificate>
 
@@ -23,9 +48,24 @@ const CertificateInput = {
   ...ExpiringInput,
 }
 
-export const CertificateCreate = Type.Object({ certificateType: CertificateType, ...CertificateInput }, { title: 'CertificateCreate' })
+export const CertificateCreate = Type.Object(
+  { certificateType: CertificateType, ...CertificateInput },
+  {
+    examples: [
+      {
+        certificateType: 'stcw_basic_safety',
+        certificateNumber: 'STCW-2231',
+        issuingAuthority: 'Norwegian Maritime Authority',
+        issueDate: '2024-03-01',
+        expiryDate: '2029-02-28',
+      },
+    ],
+    title: 'CertificateCreate',
+  },
+)
 export type CertificateCreate = Static<typeof CertificateCreate>
 export const CertificateUpdate = Type.Object(CertificateInput, {
+  examples: [{ certificateNumber: 'STCW-2232' }],
   title: 'CertificateUpdate',
   description: 'certificateType cannot be changed (422)',
 })

@@ -1,7 +1,7 @@
 import { type Actor, ADMIN } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { forbidden, notFound } from '../../lib/errors.js'
-import { NoContent } from '../../lib/schemas.js'
+import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { deleteCourse, findCourse, insertCourse, listCourses, toCourse, updateCourse } from './courses.queries.js'
 import { COURSE_COLUMNS, Course, CourseCreate, CourseListQuery, CoursePage, CourseParams, CourseUpdate } from './courses.schemas.js'
@@ -16,26 +16,76 @@ function assertOwnOrganization(actor: Actor, organizationId: string | undefined)
 }
 
 export const coursesRoutes: ModulePlugin = (app, { db }) => {
-  app.post('/', { config: { roles: ADMIN }, schema: { tags, body: CourseCreate, response: { 201: Course } } }, async (request, reply) => {
-    const { organization_id, s3_path, launch_file, title, description = null } = request.body
-    assertOwnOrganization(request.actor, organization_id)
-    const row = await insertCourse(db, request.actor.orgId, { s3_path, launch_file, title, description })
-    return reply.status(201).send(toCourse(row))
-  })
-
-  app.get('/', { schema: { tags, querystring: CourseListQuery, response: { 200: CoursePage } } }, async (request) =>
-    listCourses(db, request.actor.orgId, request.query),
+  app.post(
+    '/',
+    {
+      config: { roles: ADMIN },
+      schema: {
+        operationId: 'createCourse',
+        summary: 'Create a course',
+        description:
+          'Admins only. `organization_id` must be your own organization (403 otherwise); the body is snake_case as the contract writes it.',
+        tags,
+        body: CourseCreate,
+        response: { 201: Course },
+      },
+    },
+    async (request, reply) => {
+      const { organization_id, s3_path, launch_file, title, description = null } = request.body
+      assertOwnOrganization(request.actor, organization_id)
+      const row = await insertCourse(db, request.actor.orgId, { s3_path, launch_file, title, description })
+      return reply.status(201).send(toCourse(row))
+    },
   )
 
-  app.get('/:course_id', { schema: { tags, params: CourseParams, response: { 200: Course } } }, async (request) => {
-    const row = await findCourse(db, request.actor.orgId, request.params.course_id)
-    if (!row) throw notFound('Course')
-    return toCourse(row)
-  })
+  app.get(
+    '/',
+    {
+      schema: {
+        operationId: 'listCourses',
+        summary: 'List courses',
+        description: "The organization's courses, cursor-paged; `search` matches the title.",
+        tags,
+        querystring: CourseListQuery,
+        response: { 200: CoursePage },
+      },
+    },
+    async (request) => listCourses(db, request.actor.orgId, request.query),
+  )
+
+  app.get(
+    '/:course_id',
+    {
+      schema: {
+        operationId: 'getCourse',
+        summary: 'Get a course',
+        description: "Another organization's course is 404 like a missing one.",
+        tags,
+        params: CourseParams,
+        response: { 200: Course },
+      },
+    },
+    async (request) => {
+      const row = await findCourse(db, request.actor.orgId, request.params.course_id)
+      if (!row) throw notFound('Course')
+      return toCourse(row)
+    },
+  )
 
   app.patch(
     '/:course_id',
-    { config: { roles: ADMIN }, schema: { tags, params: CourseParams, body: CourseUpdate, response: { 200: Course } } },
+    {
+      config: { roles: ADMIN },
+      schema: {
+        operationId: 'updateCourse',
+        summary: 'Update a course',
+        description: 'Admins only. Only the fields sent change.',
+        tags,
+        params: CourseParams,
+        body: CourseUpdate,
+        response: { 200: Course },
+      },
+    },
     async (request) => {
       assertOwnOrganization(request.actor, request.body.organization_id)
       const row = await updateCourse(db, request.actor.orgId, request.params.course_id, columnsOf(COURSE_COLUMNS, request.body))
@@ -49,10 +99,12 @@ export const coursesRoutes: ModulePlugin = (app, { db }) => {
     {
       config: { roles: ADMIN },
       schema: {
+        operationId: 'deleteCourse',
+        description: 'Admins only. Registrations without attempts go with the course; once any has attempts the answer is 409.',
         tags,
         summary: 'Delete a course (409 once any registration has attempts)',
         params: CourseParams,
-        response: { 204: NoContent },
+        response: { 204: NoContent, 409: ErrorBody },
       },
     },
     async (request, reply) => {

@@ -41,30 +41,83 @@ function toChanges(body: CurriculumUpdate): { title?: string; description?: stri
 export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
   app.post(
     '/',
-    { config: { roles: ADMIN }, schema: { tags, body: CurriculumCreate, response: { 201: Curriculum } } },
+    {
+      config: { roles: ADMIN },
+      schema: {
+        operationId: 'createCurriculum',
+        summary: 'Create a curriculum',
+        description: 'Admins only. An ordered set of courses.',
+        tags,
+        body: CurriculumCreate,
+        response: { 201: Curriculum },
+      },
+    },
     async (request, reply) => {
       const { title, description } = request.body
       return reply.status(201).send(await insertCurriculum(db, request.actor.orgId, { title, description: description ?? '' }))
     },
   )
 
-  app.get('/', { schema: { tags, querystring: CurriculumListQuery, response: { 200: CurriculumPage } } }, async (request) =>
-    listCurriculums(db, request.actor.orgId, request.query),
+  app.get(
+    '/',
+    {
+      schema: {
+        operationId: 'listCurriculums',
+        summary: 'List curriculums',
+        description: 'Cursor-paged; `search` matches the title.',
+        tags,
+        querystring: CurriculumListQuery,
+        response: { 200: CurriculumPage },
+      },
+    },
+    async (request) => listCurriculums(db, request.actor.orgId, request.query),
   )
 
-  app.get('/:curriculum_id', { schema: { tags, params: CurriculumParams, response: { 200: Curriculum } } }, async (request) =>
-    orNotFound(await findCurriculum(db, request.actor.orgId, request.params.curriculum_id)),
+  app.get(
+    '/:curriculum_id',
+    {
+      schema: {
+        operationId: 'getCurriculum',
+        summary: 'Get a curriculum',
+        description: 'With its courses.',
+        tags,
+        params: CurriculumParams,
+        response: { 200: Curriculum },
+      },
+    },
+    async (request) => orNotFound(await findCurriculum(db, request.actor.orgId, request.params.curriculum_id)),
   )
 
   app.patch(
     '/:curriculum_id',
-    { config: { roles: ADMIN }, schema: { tags, params: CurriculumParams, body: CurriculumUpdate, response: { 200: Curriculum } } },
+    {
+      config: { roles: ADMIN },
+      schema: {
+        operationId: 'updateCurriculum',
+        summary: 'Update a curriculum',
+        description: 'Admins only. Only the fields sent change.',
+        tags,
+        params: CurriculumParams,
+        body: CurriculumUpdate,
+        response: { 200: Curriculum },
+      },
+    },
     async (request) => orNotFound(await updateCurriculum(db, request.actor.orgId, request.params.curriculum_id, toChanges(request.body))),
   )
 
   app.delete(
     '/:curriculum_id',
-    { config: { roles: ADMIN }, schema: { tags, params: CurriculumParams, response: { 204: NoContent } } },
+    {
+      config: { roles: ADMIN },
+      schema: {
+        operationId: 'deleteCurriculum',
+        summary: 'Delete a curriculum',
+        description: 'Admins only. The courses stay.',
+        tags,
+        params: CurriculumParams,
+        response: { 204: NoContent },
+      },
+    },
     async (request, reply) => {
       if (!(await deleteCurriculum(db, request.actor.orgId, request.params.curriculum_id))) throw notFound('Curriculum')
       return reply.status(204).send(null)
@@ -76,6 +129,8 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
     {
       config: { roles: ADMIN },
       schema: {
+        operationId: 'addCurriculumCourse',
+        description: 'Admins only. Adding a course that is already there changes nothing.',
         tags,
         summary: 'Add a course (idempotent)',
         params: CurriculumParams,
@@ -96,7 +151,14 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
     '/:curriculum_id/courses/:course_id',
     {
       config: { roles: ADMIN },
-      schema: { tags, summary: 'Remove a course (idempotent)', params: CurriculumCourseParams, response: { 200: Curriculum } },
+      schema: {
+        operationId: 'removeCurriculumCourse',
+        description: 'Admins only. Removing a course that is not there changes nothing.',
+        tags,
+        summary: 'Remove a course (idempotent)',
+        params: CurriculumCourseParams,
+        response: { 200: Curriculum },
+      },
     },
     async (request) => {
       const { orgId } = request.actor

@@ -16,7 +16,18 @@ const tags = ['experience']
 export const userExperienceRoutes: ModulePlugin = (app, { db }) => {
   app.post(
     '/',
-    { config: { roles: RECORD_WRITERS }, schema: { tags, params: UserParams, body: ExperienceCreate, response: { 201: Experience } } },
+    {
+      config: { roles: RECORD_WRITERS },
+      schema: {
+        operationId: 'createExperience',
+        summary: 'Add a sea-service record',
+        description: "Crew add their own, staff anyone's. Not in review until submitted.",
+        tags,
+        params: UserParams,
+        body: ExperienceCreate,
+        response: { 201: Experience },
+      },
+    },
     async (request, reply) => {
       const { actor, params } = request
       await reachUser(db, actor, params.user_id)
@@ -24,30 +35,61 @@ export const userExperienceRoutes: ModulePlugin = (app, { db }) => {
     },
   )
 
-  app.get('/', { schema: { tags, params: UserParams, response: { 200: Type.Array(Experience) } } }, async (request) => {
-    const { actor, params } = request
-    await reachUser(db, actor, params.user_id)
-    return listExperience(db, actor.orgId, params.user_id)
-  })
+  app.get(
+    '/',
+    {
+      schema: {
+        operationId: 'listExperience',
+        summary: "List a user's sea service",
+        description: 'Latest start date first.',
+        tags,
+        params: UserParams,
+        response: { 200: Type.Array(Experience) },
+      },
+    },
+    async (request) => {
+      const { actor, params } = request
+      await reachUser(db, actor, params.user_id)
+      return listExperience(db, actor.orgId, params.user_id)
+    },
+  )
 }
 
 /** One experience row and its review: under /api/v1/crew/experience. */
 export const experienceRoutes: ModulePlugin = (app, { db }) => {
-  const review = reviewRouteOptions(tags, ExperienceParams)
+  const review = reviewRouteOptions(tags, ExperienceParams, 'Experience')
   const item = (request: { params: { experience_id: string } }) => target(request.params.experience_id)
 
   app.patch(
     '/:experience_id',
     {
       config: { roles: RECORD_WRITERS },
-      schema: { tags, params: ExperienceParams, body: ExperienceUpdate, response: { 200: Experience } },
+      schema: {
+        operationId: 'updateExperience',
+        summary: 'Update a sea-service record',
+        description: 'Only the fields sent change; a change to a verified or rejected record sends it back to review.',
+        tags,
+        params: ExperienceParams,
+        body: ExperienceUpdate,
+        response: { 200: Experience },
+      },
     },
     (request) => editExperience(db, request.actor, request.params.experience_id, request.body),
   )
 
   app.delete(
     '/:experience_id',
-    { config: { roles: RECORD_WRITERS }, schema: { tags, params: ExperienceParams, response: { 204: NoContent } } },
+    {
+      config: { roles: RECORD_WRITERS },
+      schema: {
+        operationId: 'deleteExperience',
+        summary: 'Delete a sea-service record',
+        description: "Crew delete their own, staff anyone's.",
+        tags,
+        params: ExperienceParams,
+        response: { 204: NoContent },
+      },
+    },
     async (request, reply) => {
       await removeReviewed(db, request.actor, 'experiences', item(request), LABEL)
       return reply.status(204).send(null)

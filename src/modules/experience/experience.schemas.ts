@@ -16,7 +16,29 @@ export const Experience = Type.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { title: 'Experience' },
+  {
+    examples: [
+      {
+        id: '0190a000-0000-7000-8000-000000000a0b',
+        companyName: 'Nordic Shipping',
+        position: 'Second Engineer',
+        shipType: 'Bulk carrier',
+        startDate: '2022-01-10',
+        endDate: '2024-12-20',
+        notes: null,
+        verification: {
+          targetType: 'experience',
+          targetId: '0190a000-0000-7000-8000-000000000a0b',
+          status: 'not_submitted',
+          rejectionReason: null,
+          reviewedAt: null,
+        },
+        createdAt: '2026-06-15T08:30:00.000Z',
+        updatedAt: '2026-06-15T08:30:00.000Z',
+      },
+    ],
+    title: 'Experience',
+  },
 )
 export type Experience = Static<typeof Experience>
 
@@ -29,9 +51,20 @@ const ExperienceFields = {
   notes: Type.Optional(Notes),
 }
 
-export const ExperienceCreate = Type.Object(ExperienceFields, { title: 'ExperienceCreate' })
+export const ExperienceCreate = Type.Object(ExperienceFields, {
+  examples: [
+    {
+      companyName: 'Nordic Shipping',
+      position: 'Second Engineer',
+      shipType: 'Bulk carrier',
+      startDate: '2022-01-10',
+      endDate: '2024-12-20',
+    },
+  ],
+  title: 'ExperienceCreate',
+})
 export type ExperienceCreate = Static<typeof ExperienceCreate>
-export const ExperienceUpdate = Type.Partial(Type.Object(ExperienceFields), { title: 'ExperienceUpdate' })
+export const ExperienceUpdate = Type.Partial(Type.Object(ExperienceFields), { examples: [{ endDate: null }], title: 'ExperienceUpdate' })
 export type ExperienceUpdate = Static<typeof ExperienceUpdate>
 
 /** The fields a request sets, and their columns (src/lib/columns.ts). */

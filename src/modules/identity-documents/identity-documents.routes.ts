@@ -20,7 +20,16 @@ export const userIdentityDocumentsRoutes: ModulePlugin = (app, { db, config }) =
     '/',
     {
       config: { roles: RECORD_WRITERS },
-      schema: { tags, params: UserParams, body: IdentityDocumentCreate, response: { 201: IdentityDocument } },
+      schema: {
+        operationId: 'createIdentityDocument',
+        summary: 'Add an identity document',
+        description:
+          "Crew add their own, staff anyone's. Optional `uploadId` links a finalized upload; the document awaits review from the start.",
+        tags,
+        params: UserParams,
+        body: IdentityDocumentCreate,
+        response: { 201: IdentityDocument },
+      },
     },
     async (request, reply) => {
       const { actor, params } = request
@@ -31,7 +40,17 @@ export const userIdentityDocumentsRoutes: ModulePlugin = (app, { db, config }) =
 
   app.get(
     '/',
-    { schema: { tags, params: UserParams, querystring: ExpiryListQuery, response: { 200: Type.Array(IdentityDocument) } } },
+    {
+      schema: {
+        operationId: 'listIdentityDocuments',
+        summary: "List a user's identity documents",
+        description: 'Filter by `expiry_status` (valid, expiring_soon, expired).',
+        tags,
+        params: UserParams,
+        querystring: ExpiryListQuery,
+        response: { 200: Type.Array(IdentityDocument) },
+      },
+    },
     async (request) => {
       const { actor, params } = request
       await reachUser(db, actor, params.user_id)
@@ -42,28 +61,59 @@ export const userIdentityDocumentsRoutes: ModulePlugin = (app, { db, config }) =
 
 /** One document and its review: under /api/v1/crew/identity-documents. */
 export const identityDocumentRoutes: ModulePlugin = (app, { db, config }) => {
-  const review = reviewRouteOptions(tags, DocumentParams)
+  const review = reviewRouteOptions(tags, DocumentParams, 'IdentityDocument')
   const item = (request: { params: { document_id: string } }) => target(request.params.document_id)
 
-  app.get('/:document_id', { schema: { tags, params: DocumentParams, response: { 200: IdentityDocument } } }, async (request) => {
-    const { actor, params } = request
-    const found = await findIdentityDocument(db, actor.orgId, config.expiringSoonDays, params.document_id, rowOwner(actor))
-    if (!found) throw notFound(LABEL)
-    return found
-  })
+  app.get(
+    '/:document_id',
+    {
+      schema: {
+        operationId: 'getIdentityDocument',
+        summary: 'Get an identity document',
+        description: "Crew reach only their own; another organization's document is 404.",
+        tags,
+        params: DocumentParams,
+        response: { 200: IdentityDocument },
+      },
+    },
+    async (request) => {
+      const { actor, params } = request
+      const found = await findIdentityDocument(db, actor.orgId, config.expiringSoonDays, params.document_id, rowOwner(actor))
+      if (!found) throw notFound(LABEL)
+      return found
+    },
+  )
 
   app.patch(
     '/:document_id',
     {
       config: { roles: RECORD_WRITERS },
-      schema: { tags, params: DocumentParams, body: IdentityDocumentUpdate, response: { 200: IdentityDocument } },
+      schema: {
+        operationId: 'updateIdentityDocument',
+        summary: 'Update an identity document',
+        description: 'Only the fields sent change; a change to a verified or rejected document sends it back to review.',
+        tags,
+        params: DocumentParams,
+        body: IdentityDocumentUpdate,
+        response: { 200: IdentityDocument },
+      },
     },
     (request) => editIdentityDocument(db, request.actor, request.params.document_id, request.body, config.expiringSoonDays),
   )
 
   app.delete(
     '/:document_id',
-    { config: { roles: RECORD_WRITERS }, schema: { tags, params: DocumentParams, response: { 204: NoContent } } },
+    {
+      config: { roles: RECORD_WRITERS },
+      schema: {
+        operationId: 'deleteIdentityDocument',
+        summary: 'Delete an identity document',
+        description: "Crew delete their own, staff anyone's.",
+        tags,
+        params: DocumentParams,
+        response: { 204: NoContent },
+      },
+    },
     async (request, reply) => {
       await removeReviewed(db, request.actor, 'identity_documents', item(request), LABEL)
       return reply.status(204).send(null)

@@ -16,7 +16,32 @@ export const IdentityDocument = Type.Object(
     issuingCountry: Nullable(Type.String()),
     ...ExpiringOutput,
   },
-  { title: 'IdentityDocument' },
+  {
+    examples: [
+      {
+        id: '0190a000-0000-7000-8000-000000000a09',
+        documentType: 'passport',
+        documentNumber: 'P1234567',
+        issuingCountry: 'NO',
+        issueDate: '2024-03-01',
+        expiryDate: '2034-02-28',
+        uploadId: '0190a000-0000-7000-8000-000000000a07',
+        uploadedByUserId: '0190a000-0000-7000-8000-000000000a01',
+        status: 'valid',
+        verification: {
+          targetType: 'identity_document',
+          targetId: '0190a000-0000-7000-8000-000000000a09',
+          status: 'pending',
+          rejectionReason: null,
+          reviewedAt: null,
+        },
+        notes: null,
+        createdAt: '2026-06-15T08:30:00.000Z',
+        updatedAt: '2026-06-15T08:30:00.000Z',
+      },
+    ],
+    title: 'IdentityDocument',
+  },
 )
 export type IdentityDocument = Static<typeof IdentityDocument>
 
@@ -26,9 +51,25 @@ const DocumentInput = {
   ...ExpiringInput,
 }
 
-export const IdentityDocumentCreate = Type.Object({ documentType: DocumentType, ...DocumentInput }, { title: 'IdentityDocumentCreate' })
+export const IdentityDocumentCreate = Type.Object(
+  { documentType: DocumentType, ...DocumentInput },
+  {
+    examples: [
+      {
+        documentType: 'passport',
+        documentNumber: 'P1234567',
+        issuingCountry: 'NO',
+        issueDate: '2024-03-01',
+        expiryDate: '2034-02-28',
+        uploadId: '0190a000-0000-7000-8000-000000000a07',
+      },
+    ],
+    title: 'IdentityDocumentCreate',
+  },
+)
 export type IdentityDocumentCreate = Static<typeof IdentityDocumentCreate>
 export const IdentityDocumentUpdate = Type.Object(DocumentInput, {
+  examples: [{ expiryDate: '2034-03-01' }],
   title: 'IdentityDocumentUpdate',
   description: 'documentType cannot be changed (422)',
 })

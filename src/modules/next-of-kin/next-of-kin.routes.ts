@@ -16,7 +16,18 @@ const tags = ['next of kin']
 export const userNextOfKinRoutes: ModulePlugin = (app, { db }) => {
   app.post(
     '/',
-    { config: { roles: RECORD_WRITERS }, schema: { tags, params: UserParams, body: NextOfKinCreate, response: { 201: NextOfKin } } },
+    {
+      config: { roles: RECORD_WRITERS },
+      schema: {
+        operationId: 'createNextOfKin',
+        summary: 'Add a next of kin',
+        description: "Crew add their own, staff anyone's.",
+        tags,
+        params: UserParams,
+        body: NextOfKinCreate,
+        response: { 201: NextOfKin },
+      },
+    },
     async (request, reply) => {
       const { actor, params } = request
       await reachUser(db, actor, params.user_id)
@@ -25,18 +36,42 @@ export const userNextOfKinRoutes: ModulePlugin = (app, { db }) => {
     },
   )
 
-  app.get('/', { schema: { tags, params: UserParams, response: { 200: Type.Array(NextOfKin) } } }, async (request) => {
-    const { actor, params } = request
-    await reachUser(db, actor, params.user_id)
-    return (await listNextOfKin(db, actor.orgId, params.user_id)).map(toNextOfKin)
-  })
+  app.get(
+    '/',
+    {
+      schema: {
+        operationId: 'listNextOfKin',
+        summary: "List a user's next of kin",
+        description: "Crew see their own, staff anyone's.",
+        tags,
+        params: UserParams,
+        response: { 200: Type.Array(NextOfKin) },
+      },
+    },
+    async (request) => {
+      const { actor, params } = request
+      await reachUser(db, actor, params.user_id)
+      return (await listNextOfKin(db, actor.orgId, params.user_id)).map(toNextOfKin)
+    },
+  )
 }
 
 /** One contact: under /api/v1/crew/next-of-kin. */
 export const nextOfKinRoutes: ModulePlugin = (app, { db }) => {
   app.patch(
     '/:next_of_kin_id',
-    { config: { roles: RECORD_WRITERS }, schema: { tags, params: NextOfKinParams, body: NextOfKinUpdate, response: { 200: NextOfKin } } },
+    {
+      config: { roles: RECORD_WRITERS },
+      schema: {
+        operationId: 'updateNextOfKin',
+        summary: 'Update a next of kin',
+        description: 'Only the fields sent change.',
+        tags,
+        params: NextOfKinParams,
+        body: NextOfKinUpdate,
+        response: { 200: NextOfKin },
+      },
+    },
     async (request) => {
       const { actor, params } = request
       const changes = columnsOf(NEXT_OF_KIN_COLUMNS, request.body)
@@ -48,7 +83,17 @@ export const nextOfKinRoutes: ModulePlugin = (app, { db }) => {
 
   app.delete(
     '/:next_of_kin_id',
-    { config: { roles: RECORD_WRITERS }, schema: { tags, params: NextOfKinParams, response: { 204: NoContent } } },
+    {
+      config: { roles: RECORD_WRITERS },
+      schema: {
+        operationId: 'deleteNextOfKin',
+        summary: 'Delete a next of kin',
+        description: "Crew delete their own, staff anyone's.",
+        tags,
+        params: NextOfKinParams,
+        response: { 204: NoContent },
+      },
+    },
     async (request, reply) => {
       const { actor, params } = request
       if (!(await deleteCrewRecord(db, 'next_of_kin', actor.orgId, params.next_of_kin_id, rowOwner(actor)))) throw notFound('Next of kin')

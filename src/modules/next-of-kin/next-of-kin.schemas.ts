@@ -13,7 +13,21 @@ export const NextOfKin = Type.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { title: 'NextOfKin' },
+  {
+    examples: [
+      {
+        id: '0190a000-0000-7000-8000-000000000a0c',
+        relationship: 'spouse',
+        fullName: 'Erik Berg',
+        phone: '+47 912 34 567',
+        email: 'erik.berg@example.com',
+        address: 'Strandkaien 4, 5013 Bergen',
+        createdAt: '2026-06-15T08:30:00.000Z',
+        updatedAt: '2026-06-15T08:30:00.000Z',
+      },
+    ],
+    title: 'NextOfKin',
+  },
 )
 export type NextOfKin = Static<typeof NextOfKin>
 
@@ -25,8 +39,14 @@ const NextOfKinFields = {
   address: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 }
 
-export const NextOfKinCreate = Type.Object(NextOfKinFields, { title: 'NextOfKinCreate' })
-export const NextOfKinUpdate = Type.Partial(Type.Object(NextOfKinFields), { title: 'NextOfKinUpdate' })
+export const NextOfKinCreate = Type.Object(NextOfKinFields, {
+  examples: [{ relationship: 'spouse', fullName: 'Erik Berg', phone: '+47 912 34 567' }],
+  title: 'NextOfKinCreate',
+})
+export const NextOfKinUpdate = Type.Partial(Type.Object(NextOfKinFields), {
+  examples: [{ phone: '+47 912 34 568' }],
+  title: 'NextOfKinUpdate',
+})
 export type NextOfKinUpdate = Static<typeof NextOfKinUpdate>
 
 /** The fields a request sets, and their columns (src/lib/columns.ts). */

@@ -1,5 +1,6 @@
 import { MANAGERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
+import { ErrorBody } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { findRegistration, listRegistrations, toRegistration } from './registrations.queries.js'
 import {
@@ -16,8 +17,20 @@ const tags = ['registrations']
 
 /** The list and attempts. */
 export const registrationsRoutes: ModulePlugin = (app, { db }) => {
-  app.get('/', { schema: { tags, querystring: RegistrationListQuery, response: { 200: RegistrationPage } } }, async (request) =>
-    listRegistrations(db, request.actor.orgId, request.query, rowOwner(request.actor, MANAGERS)),
+  app.get(
+    '/',
+    {
+      schema: {
+        operationId: 'listRegistrations',
+        summary: 'List registrations',
+        description:
+          "Filter by assignment, course and status; `search` matches the course title, the user's name or the ship's name; cursor-paged.",
+        tags,
+        querystring: RegistrationListQuery,
+        response: { 200: RegistrationPage },
+      },
+    },
+    async (request) => listRegistrations(db, request.actor.orgId, request.query, rowOwner(request.actor, MANAGERS)),
   )
 
   app.post(
@@ -25,11 +38,14 @@ export const registrationsRoutes: ModulePlugin = (app, { db }) => {
     {
       config: { roles: ['admin', 'crew'] },
       schema: {
+        operationId: 'recordAttempt',
+        summary: 'Record an attempt',
+        description:
+          'Admins and crew. A new `attemptId` answers 201; replaying the same attempt answers 200 and changes nothing; the same id with other content is a 409.',
         tags,
-        summary: 'Record an attempt (201; a replay of the same attemptId answers 200 and changes nothing)',
         params: RegistrationParams,
         body: AttemptCreate,
-        response: { 201: Registration, 200: Registration },
+        response: { 201: Registration, 200: Registration, 409: ErrorBody },
       },
     },
     async (request, reply) => {
@@ -45,7 +61,17 @@ export const registrationsRoutes: ModulePlugin = (app, { db }) => {
 export const registrationReadRoutes: ModulePlugin = (app, { db }) => {
   app.get(
     '/:registration_id',
-    { schema: { tags, params: RegistrationParams, querystring: RegistrationQuery, response: { 200: Registration } } },
+    {
+      schema: {
+        operationId: 'getRegistration',
+        summary: 'Get a registration',
+        description: 'With its attempts; `expand=true` adds the user, course and ship names.',
+        tags,
+        params: RegistrationParams,
+        querystring: RegistrationQuery,
+        response: { 200: Registration },
+      },
+    },
     async (request) => {
       const { actor, params, query } = request
       const row = await findRegistration(db, actor.orgId, params.registration_id, {

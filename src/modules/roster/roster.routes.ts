@@ -9,6 +9,8 @@ export const rosterRoutes: ModulePlugin = (app, { db }) => {
     {
       config: { roles: STAFF },
       schema: {
+        operationId: 'listRoster',
+        description: 'Staff only. Each user with their profile verification state; filterable and cursor-paged.',
         tags: ['roster'],
         summary: "The organization's users with their verification state",
         querystring: RosterQuery,

@@ -6,7 +6,22 @@ import { ProfileState } from '../verifications/verifications.schemas.js'
 /** A user as the users endpoints show them, without organizationId (DECISIONS §3), with the profile state. */
 export const RosterUser = Type.Object(
   { ...Type.Omit(User, ['organizationId']).properties, verificationState: ProfileState },
-  { title: 'RosterUser' },
+  {
+    examples: [
+      {
+        id: '0190a000-0000-7000-8000-000000000a01',
+        email: 'anna.berg@example.com',
+        firstName: 'Anna',
+        lastName: 'Berg',
+        role: 'crew',
+        state: 'active',
+        lastLogin: '2026-06-15T08:30:00.000Z',
+        createdAt: '2026-06-15T08:30:00.000Z',
+        verificationState: 'in_review',
+      },
+    ],
+    title: 'RosterUser',
+  },
 )
 export type RosterUser = Static<typeof RosterUser>
 

@@ -1,7 +1,7 @@
 import { ADMIN } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
-import { NoContent } from '../../lib/schemas.js'
+import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { normalizeImo } from './imo.js'
 import { deleteShip, findShip, insertShip, listShips, type ShipColumns, toShip, updateShip } from './ships.queries.js'
@@ -20,7 +20,14 @@ export const shipsRoutes: ModulePlugin = (app, { db }) => {
     '/',
     {
       config: { roles: ADMIN },
-      schema: { tags, body: ShipCreate, response: { 201: Ship } },
+      schema: {
+        operationId: 'createShip',
+        summary: 'Create a ship',
+        description: 'Admins only. The IMO number is checked (check digit) and stored as 7 digits; it is unique in the organization (409).',
+        tags,
+        body: ShipCreate,
+        response: { 201: Ship, 409: ErrorBody },
+      },
     },
     async (request, reply) => {
       const columns = toColumns(request.body) as ShipColumns & {
@@ -34,26 +41,49 @@ export const shipsRoutes: ModulePlugin = (app, { db }) => {
   app.get(
     '/',
     {
-      schema: { tags, querystring: ShipListQuery, response: { 200: ShipPage } },
+      schema: {
+        operationId: 'listShips',
+        summary: 'List ships',
+        description: "The organization's fleet, cursor-paged; `search` matches name and IMO number.",
+        tags,
+        querystring: ShipListQuery,
+        response: { 200: ShipPage },
+      },
     },
     async (request) => listShips(db, request.actor.orgId, request.query),
   )
 
-  app.get('/:ship_id', { schema: { tags, params: ShipParams, response: { 200: Ship } } }, async (request) => {
-    const row = await findShip(db, request.actor.orgId, request.params.ship_id)
-    if (!row) throw notFound('Ship')
-    return toShip(row)
-  })
+  app.get(
+    '/:ship_id',
+    {
+      schema: {
+        operationId: 'getShip',
+        summary: 'Get a ship',
+        description: "Another organization's ship is 404 like a missing one.",
+        tags,
+        params: ShipParams,
+        response: { 200: Ship },
+      },
+    },
+    async (request) => {
+      const row = await findShip(db, request.actor.orgId, request.params.ship_id)
+      if (!row) throw notFound('Ship')
+      return toShip(row)
+    },
+  )
 
   app.patch(
     '/:ship_id',
     {
       config: { roles: ADMIN },
       schema: {
+        operationId: 'updateShip',
+        summary: 'Update a ship',
+        description: 'Admins only. Only the fields sent change; a taken IMO number is a 409.',
         tags,
         params: ShipParams,
         body: ShipUpdate,
-        response: { 200: Ship },
+        response: { 200: Ship, 409: ErrorBody },
       },
     },
     async (request) => {
@@ -67,7 +97,14 @@ export const shipsRoutes: ModulePlugin = (app, { db }) => {
     '/:ship_id',
     {
       config: { roles: ADMIN },
-      schema: { tags, params: ShipParams, response: { 204: NoContent } },
+      schema: {
+        operationId: 'deleteShip',
+        summary: 'Delete a ship',
+        description: 'Admins only. A ship that still has assignments is a 409.',
+        tags,
+        params: ShipParams,
+        response: { 204: NoContent, 409: ErrorBody },
+      },
     },
     async (request, reply) => {
       if (!(await deleteShip(db, request.actor.orgId, request.params.ship_id))) throw notFound('Ship')

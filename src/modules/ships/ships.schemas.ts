@@ -5,16 +5,33 @@ import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/s
 const Name = Type.String({ minLength: 1, maxLength: 300 })
 const Short = (max: number) => Nullable(Type.String({ maxLength: max }))
 
-export const Ship = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  imoNumber: Type.String(),
-  mmsi: Nullable(Type.String()),
-  callSign: Nullable(Type.String()),
-  flag: Nullable(Type.String()),
-  portOfRegistry: Nullable(Type.String()),
-  createdAt: DateTime,
-})
+export const Ship = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    imoNumber: Type.String(),
+    mmsi: Nullable(Type.String()),
+    callSign: Nullable(Type.String()),
+    flag: Nullable(Type.String()),
+    portOfRegistry: Nullable(Type.String()),
+    createdAt: DateTime,
+  },
+  {
+    title: 'Ship',
+    examples: [
+      {
+        id: '0190a000-0000-7000-8000-000000000a02',
+        name: 'Nordic Star',
+        imoNumber: '9074729',
+        mmsi: '257123450',
+        callSign: 'LAXY7',
+        flag: 'Norway',
+        portOfRegistry: 'Bergen',
+        createdAt: '2026-06-15T08:30:00.000Z',
+      },
+    ],
+  },
+)
 export type Ship = Static<typeof Ship>
 
 const ShipFields = {
@@ -29,8 +46,11 @@ const ShipFields = {
   portOfRegistry: Type.Optional(Short(300)),
 }
 
-export const ShipCreate = Type.Object(ShipFields)
-export const ShipUpdate = Type.Partial(Type.Object(ShipFields))
+export const ShipCreate = Type.Object(ShipFields, {
+  title: 'ShipCreate',
+  examples: [{ name: 'Nordic Star', imoNumber: 'IMO 9074729', flag: 'Norway' }],
+})
+export const ShipUpdate = Type.Partial(Type.Object(ShipFields), { title: 'ShipUpdate', examples: [{ portOfRegistry: 'Bergen' }] })
 export type ShipUpdate = Static<typeof ShipUpdate>
 
 /** The wire fields a request sets, and their columns (src/lib/columns.ts). */

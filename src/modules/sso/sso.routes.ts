@@ -30,17 +30,32 @@ function toColumns(body: SsoSettingsInput): SsoColumns {
 export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
   const route = { config: { roles: ADMIN } }
 
-  app.get('', { ...route, schema: { tags, summary: 'Single-sign-on settings', response: { 200: SsoSettings } } }, async (request) => {
-    const row = await findSettings(db, request.actor.orgId)
-    if (!row) throw notFound('Single sign-on settings')
-    return toSsoSettings(row)
-  })
+  app.get(
+    '',
+    {
+      ...route,
+      schema: {
+        operationId: 'getSsoSettings',
+        description: 'Admins only. The client secret is never returned.',
+        tags,
+        summary: 'Single-sign-on settings',
+        response: { 200: SsoSettings },
+      },
+    },
+    async (request) => {
+      const row = await findSettings(db, request.actor.orgId)
+      if (!row) throw notFound('Single sign-on settings')
+      return toSsoSettings(row)
+    },
+  )
 
   app.put(
     '',
     {
       ...route,
       schema: {
+        operationId: 'putSsoSettings',
+        description: 'Admins only. Issuer, client, role mapping and whether password logins are refused (`enforce`).',
         tags,
         summary: 'Set up or change single sign-on',
         body: SsoSettingsInput(config.sso.allowHttp),
@@ -52,7 +67,16 @@ export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
 
   app.delete(
     '',
-    { ...route, schema: { tags, summary: 'Turn single sign-on off', response: { 204: NoContent } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'deleteSsoSettings',
+        description: 'Admins only. Password logins work again.',
+        tags,
+        summary: 'Turn single sign-on off',
+        response: { 204: NoContent },
+      },
+    },
     async (request, reply) => {
       await deleteSettings(db, request.actor.orgId)
       return reply.status(204).send(null)
@@ -69,11 +93,14 @@ export const ssoBrowserRoutes: ModulePlugin = (app, { db, tokens, oidc, config }
     {
       config: { public: true },
       schema: {
+        operationId: 'startSsoLogin',
+        description:
+          "Redirects to the identity provider (authorization code with PKCE, state and nonce). `redirect_uri` must be one of the SSO settings' `redirectUris`.",
         tags,
         summary: "Start a browser sign-in with the organization's identity provider",
         params: LoginParams,
         querystring: LoginQuery,
-        response: { 302: Redirect },
+        response: { 302: Redirect, 503: ErrorBody },
       },
     },
     async (request, reply) => {
@@ -88,10 +115,13 @@ export const ssoBrowserRoutes: ModulePlugin = (app, { db, tokens, oidc, config }
     {
       config: { public: true },
       schema: {
+        operationId: 'finishSsoLogin',
+        description:
+          'Exchanges the code, signs the user in (or creates them just in time) and redirects to `redirect_uri#access_token=…`; any failure redirects with `#error=access_denied`.',
         tags,
         summary: "The identity provider's redirect back; ends with a redirect to the client",
         querystring: CallbackQuery,
-        response: { 302: Redirect, 400: ErrorBody },
+        response: { 302: Redirect, 400: ErrorBody, 503: ErrorBody },
       },
     },
     async (request, reply) => {

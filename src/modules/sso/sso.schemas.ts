@@ -39,34 +39,68 @@ const RoleMap = Type.Unsafe<Record<string, Static<typeof RoleSchema>>>({
   description: 'Role claim value → role',
 })
 
-export const SsoSettings = Type.Object({
-  issuer: Type.String(),
-  clientId: Type.String(),
-  audience: Nullable(Type.String()),
-  roleClaim: Nullable(Type.String()),
-  roleMap: Type.Unsafe<Record<string, Static<typeof RoleSchema>>>({ type: 'object', additionalProperties: RoleSchema }),
-  defaultRole: RoleSchema,
-  enforce: Type.Boolean(),
-  redirectUris: Type.Array(Type.String()),
-  hasClientSecret: Type.Boolean({ description: 'Whether a client secret is stored (the secret is never returned)' }),
-})
+export const SsoSettings = Type.Object(
+  {
+    issuer: Type.String(),
+    clientId: Type.String(),
+    audience: Nullable(Type.String()),
+    roleClaim: Nullable(Type.String()),
+    roleMap: Type.Unsafe<Record<string, Static<typeof RoleSchema>>>({ type: 'object', additionalProperties: RoleSchema }),
+    defaultRole: RoleSchema,
+    enforce: Type.Boolean(),
+    redirectUris: Type.Array(Type.String()),
+    hasClientSecret: Type.Boolean({ description: 'Whether a client secret is stored (the secret is never returned)' }),
+  },
+  {
+    title: 'SsoSettings',
+    examples: [
+      {
+        issuer: 'https://login.example.com',
+        clientId: 'seaworthy',
+        audience: null,
+        roleClaim: 'groups',
+        roleMap: { 'fleet-admins': 'admin' },
+        defaultRole: 'crew',
+        enforce: false,
+        redirectUris: ['https://app.example.com/signed-in'],
+        hasClientSecret: true,
+      },
+    ],
+  },
+)
 export type SsoSettings = Static<typeof SsoSettings>
 
 /** The body of `PUT …/organization/sso`; `http://` issuers only where the configuration allows them. */
 export function SsoSettingsInput(allowHttp: boolean) {
-  return Type.Object({
-    issuer: Type.String({ ...Url, pattern: allowHttp ? ISSUER_ANY : ISSUER_HTTPS, description: 'https URL of the identity provider' }),
-    clientId: Type.String({ minLength: 1, maxLength: 255 }),
-    audience: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
-    roleClaim: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
-    roleMap: Type.Optional(RoleMap),
-    defaultRole: Type.Optional(RoleSchema),
-    enforce: Type.Optional(Type.Boolean()),
-    redirectUris: Type.Optional(Type.Array(Type.String({ ...Url, pattern: REDIRECT_URI }), { maxItems: 20, uniqueItems: true })),
-    clientSecret: Type.Optional(
-      Nullable(Type.String({ minLength: 1, maxLength: 1000, description: 'Kept when omitted, removed with null; never returned' })),
-    ),
-  })
+  return Type.Object(
+    {
+      issuer: Type.String({ ...Url, pattern: allowHttp ? ISSUER_ANY : ISSUER_HTTPS, description: 'https URL of the identity provider' }),
+      clientId: Type.String({ minLength: 1, maxLength: 255 }),
+      audience: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+      roleClaim: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+      roleMap: Type.Optional(RoleMap),
+      defaultRole: Type.Optional(RoleSchema),
+      enforce: Type.Optional(Type.Boolean()),
+      redirectUris: Type.Optional(Type.Array(Type.String({ ...Url, pattern: REDIRECT_URI }), { maxItems: 20, uniqueItems: true })),
+      clientSecret: Type.Optional(
+        Nullable(Type.String({ minLength: 1, maxLength: 1000, description: 'Kept when omitted, removed with null; never returned' })),
+      ),
+    },
+    {
+      title: 'SsoSettingsInput',
+      examples: [
+        {
+          issuer: 'https://login.example.com',
+          clientId: 'seaworthy',
+          roleClaim: 'groups',
+          roleMap: { 'fleet-admins': 'admin' },
+          defaultRole: 'crew',
+          redirectUris: ['https://app.example.com/signed-in'],
+          clientSecret: 's3cr3t',
+        },
+      ],
+    },
+  )
 }
 export type SsoSettingsInput = Static<ReturnType<typeof SsoSettingsInput>>
 

@@ -7,7 +7,7 @@ import { AppError, invalid, notFound } from '../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import { type EmbeddedSigning, embeddedSigning, isLocalStorage, type LocalStorage, type PostGrant } from '../../lib/storage.js'
 import type { ModulePlugin } from '../types.js'
-import { Binary, DownloadQuery } from './uploads.schemas.js'
+import { DownloadQuery, FileBytes, UploadForm } from './uploads.schemas.js'
 
 const tags = ['uploads']
 
@@ -102,10 +102,13 @@ export const embeddedStorageRoutes: ModulePlugin = async (app, { config, storage
       {
         config: { public: true },
         schema: {
+          operationId: 'postUploadTarget',
+          summary: 'Upload a file to its presigned target',
+          description:
+            'The embedded storage driver standing in for S3: the policy fields come first and are checked against their signature, then `file`. Clients use the URL and fields an upload intent hands out.',
           tags,
-          summary: 'Presigned POST target',
-          consumes: ['multipart/form-data'],
-          response: { 204: NoContent, 413: { ...ErrorBody, description: 'The file is larger than the policy allows' } },
+          body: UploadForm,
+          response: { 204: NoContent, 413: { ...ErrorBody, description: 'The file is larger than the policy allows' }, 403: ErrorBody },
         },
       },
       async (request, reply) => {
@@ -122,7 +125,18 @@ export const embeddedStorageRoutes: ModulePlugin = async (app, { config, storage
 
   app.get(
     '/object',
-    { config: { public: true }, schema: { tags, summary: 'Signed download', querystring: DownloadQuery, response: { 200: Binary } } },
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'downloadUploadObject',
+        summary: 'Download a file by its signed link',
+        description:
+          "The file's bytes, for a signed and unexpired link from `downloadUrl`. Authorized by the signature, not a bearer token.",
+        tags,
+        querystring: DownloadQuery,
+        response: { 200: FileBytes, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
     async (request, reply) => {
       const { query } = request
       signing.checkGet(query)

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid'
 import { type Actor, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
+import { ErrorBody } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { findUpload, insertUpload } from './uploads.queries.js'
 import { PresignedUpload, Upload, UploadIntent, UploadParams } from './uploads.schemas.js'
@@ -20,7 +21,17 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config }) => {
 
   app.post(
     '/intent',
-    { schema: { tags, summary: 'Start an upload', body: UploadIntent(config.uploadMaxBytes), response: { 201: PresignedUpload } } },
+    {
+      schema: {
+        operationId: 'createUploadIntent',
+        description:
+          'Declares the file (kind, media type, exact size, name) and answers with a presigned POST: send every field of `fields`, then `file`, to `url` as multipart/form-data, then finalize.',
+        tags,
+        summary: 'Start an upload',
+        body: UploadIntent(config.uploadMaxBytes),
+        response: { 201: PresignedUpload },
+      },
+    },
     async (request, reply) => {
       const { actor, body } = request
       const id = uuidv7()
@@ -33,7 +44,17 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config }) => {
 
   app.post(
     '/:upload_id/finalize',
-    { schema: { tags, summary: 'Finish an upload and process it', params: UploadParams, response: { 200: Upload } } },
+    {
+      schema: {
+        operationId: 'finalizeUpload',
+        description:
+          'Checks the stored object against the intent (its size and declared type; a mismatch is a 409) and processes it: ready with its page count or dimensions, or rejected with a threat name.',
+        tags,
+        summary: 'Finish an upload and process it',
+        params: UploadParams,
+        response: { 200: Upload, 409: ErrorBody },
+      },
+    },
     async (request) => {
       const row = await findVisible(request.actor, request.params.upload_id)
       return toUpload(await finalizeUpload(db, storage, row), storage, expiresAt())
@@ -42,7 +63,16 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config }) => {
 
   app.get(
     '/:upload_id',
-    { schema: { tags, summary: 'An upload, with a download link once ready', params: UploadParams, response: { 200: Upload } } },
+    {
+      schema: {
+        operationId: 'getUpload',
+        description: "The upload's status; `downloadUrl` is a signed, short-lived link once the upload is ready.",
+        tags,
+        summary: 'An upload, with a download link once ready',
+        params: UploadParams,
+        response: { 200: Upload },
+      },
+    },
     async (request) => toUpload(await findVisible(request.actor, request.params.upload_id), storage, expiresAt()),
   )
 }

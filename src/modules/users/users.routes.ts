@@ -2,7 +2,7 @@ import { PRODUCTS } from '../../db/schema.js'
 import { ADMIN, assertCanReachUser, PERMISSIONS, rowOwner } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { NoContent } from '../../lib/schemas.js'
+import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { currentUserAssignments, findOrganization, findUser, insertUser, listUsers, toUser, updateUser } from './users.queries.js'
 import { Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
@@ -21,7 +21,19 @@ export const currentUserRoutes: ModulePlugin = (app, { db }) => {
     ])
     return { user: toUser(user!), organization, assignments }
   }
-  app.get('/me', { schema: { tags, summary: 'The current user', response: { 200: Me } } }, me)
+  app.get(
+    '/me',
+    {
+      schema: {
+        operationId: 'getCurrentUser',
+        description: 'The caller with their organization and current assignments (also served at /api/v1/shared/users/me).',
+        tags,
+        summary: 'The current user',
+        response: { 200: Me },
+      },
+    },
+    me,
+  )
 }
 
 export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
@@ -29,6 +41,8 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     '/me/session',
     {
       schema: {
+        operationId: 'getSession',
+        description: "Read from the caller's current account, not the token: a role or product change applies at once.",
         tags,
         summary: "The caller's current role, permissions and products",
         response: { 200: Session },
@@ -50,7 +64,14 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     '/',
     {
       config: { roles: ADMIN },
-      schema: { tags, body: UserCreate, response: { 201: User } },
+      schema: {
+        operationId: 'createUser',
+        summary: 'Create a user',
+        description: 'Admins only. The e-mail is unique in the organization (409).',
+        tags,
+        body: UserCreate,
+        response: { 201: User, 409: ErrorBody },
+      },
     },
     async (request, reply) => {
       const { password, ...user } = request.body
@@ -65,7 +86,14 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
   app.get(
     '/',
     {
-      schema: { tags, querystring: UserListQuery, response: { 200: UserPage } },
+      schema: {
+        operationId: 'listUsers',
+        summary: 'List users',
+        description: 'Staff see every user of the organization, crew only themselves. Cursor-paged; `search` matches name and e-mail.',
+        tags,
+        querystring: UserListQuery,
+        response: { 200: UserPage },
+      },
     },
     async (request) => {
       const { actor } = request
@@ -73,23 +101,39 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     },
   )
 
-  app.get('/:user_id', { schema: { tags, params: UserParams, response: { 200: User } } }, async (request) => {
-    // A UUID is the same in any letter case; the caller's own id is stored lower case.
-    assertCanReachUser(request.actor, request.params.user_id)
-    const row = await findUser(db, request.actor.orgId, request.params.user_id)
-    if (!row) throw notFound('User')
-    return toUser(row)
-  })
+  app.get(
+    '/:user_id',
+    {
+      schema: {
+        operationId: 'getUser',
+        summary: 'Get a user',
+        description: "Crew reach only themselves; another organization's user is 404 like a missing one.",
+        tags,
+        params: UserParams,
+        response: { 200: User },
+      },
+    },
+    async (request) => {
+      // A UUID is the same in any letter case; the caller's own id is stored lower case.
+      assertCanReachUser(request.actor, request.params.user_id)
+      const row = await findUser(db, request.actor.orgId, request.params.user_id)
+      if (!row) throw notFound('User')
+      return toUser(row)
+    },
+  )
 
   app.patch(
     '/:user_id',
     {
       config: { roles: ADMIN },
       schema: {
+        operationId: 'updateUser',
+        summary: 'Update a user',
+        description: 'Admins only. An admin cannot suspend themselves or remove their own admin role (409).',
         tags,
         params: UserParams,
         body: UserUpdate,
-        response: { 200: User },
+        response: { 200: User, 409: ErrorBody },
       },
     },
     async (request) => {
@@ -109,10 +153,12 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     {
       config: { roles: ADMIN },
       schema: {
+        operationId: 'suspendUser',
+        description: 'Admins only. The user keeps their records but can no longer sign in; suspending yourself is a 409.',
         tags,
         summary: 'Suspend a user',
         params: UserParams,
-        response: { 204: NoContent },
+        response: { 204: NoContent, 409: ErrorBody },
       },
     },
     async (request, reply) => {

@@ -8,35 +8,62 @@ const Email = Type.String({ format: 'email', maxLength: 254 })
 const PersonName = Type.String({ minLength: 1, maxLength: 300 })
 const Password = Type.String({ minLength: 8, maxLength: 256 })
 
-export const User = Type.Object({
-  id: Uuid,
-  organizationId: Uuid,
-  email: Type.String(),
-  firstName: Type.String(),
-  lastName: Type.String(),
-  role: RoleSchema,
-  state: UserStateSchema,
-  lastLogin: Nullable(DateTime),
-  createdAt: DateTime,
-})
+export const User = Type.Object(
+  {
+    id: Uuid,
+    organizationId: Uuid,
+    email: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    role: RoleSchema,
+    state: UserStateSchema,
+    lastLogin: Nullable(DateTime),
+    createdAt: DateTime,
+  },
+  {
+    title: 'User',
+    examples: [
+      {
+        id: '0190a000-0000-7000-8000-000000000a01',
+        organizationId: '0190a000-0000-7000-8000-000000000a00',
+        email: 'anna.berg@example.com',
+        firstName: 'Anna',
+        lastName: 'Berg',
+        role: 'crew',
+        state: 'active',
+        lastLogin: '2026-06-15T08:30:00.000Z',
+        createdAt: '2026-06-15T08:30:00.000Z',
+      },
+    ],
+  },
+)
 export type User = Static<typeof User>
 
-export const UserCreate = Type.Object({
-  email: Email,
-  firstName: PersonName,
-  lastName: PersonName,
-  role: RoleSchema,
-  password: Type.Optional(Password),
-})
+export const UserCreate = Type.Object(
+  {
+    email: Email,
+    firstName: PersonName,
+    lastName: PersonName,
+    role: RoleSchema,
+    password: Type.Optional(Password),
+  },
+  {
+    title: 'UserCreate',
+    examples: [{ email: 'anna.berg@example.com', firstName: 'Anna', lastName: 'Berg', role: 'crew', password: 'correct-horse-battery' }],
+  },
+)
 
-export const UserUpdate = Type.Object({
-  email: Type.Optional(Email),
-  firstName: Type.Optional(PersonName),
-  lastName: Type.Optional(PersonName),
-  role: Type.Optional(RoleSchema),
-  state: Type.Optional(UserStateSchema),
-  password: Type.Optional(Password),
-})
+export const UserUpdate = Type.Object(
+  {
+    email: Type.Optional(Email),
+    firstName: Type.Optional(PersonName),
+    lastName: Type.Optional(PersonName),
+    role: Type.Optional(RoleSchema),
+    state: Type.Optional(UserStateSchema),
+    password: Type.Optional(Password),
+  },
+  { title: 'UserUpdate', examples: [{ role: 'office_employee' }] },
+)
 export type UserUpdate = Static<typeof UserUpdate>
 
 export const UserListQuery = Type.Object({
@@ -49,30 +76,79 @@ export type UserListQuery = Static<typeof UserListQuery>
 export const UserPage = Page(User)
 export const UserParams = IdParams('user_id')
 
-export const MeAssignment = Type.Object({
-  id: Uuid,
-  shipName: Type.String(),
-  shipImoNumber: Type.String(),
-  role: Type.String(),
-  startDate: Nullable(Type.String({ format: 'date' })),
-  dueDate: Nullable(Type.String({ format: 'date' })),
-  endDate: Nullable(Type.String({ format: 'date' })),
-  isActive: Type.Boolean(),
-})
-
-export const Me = Type.Object({
-  user: User,
-  organization: Type.Object({
+export const MeAssignment = Type.Object(
+  {
     id: Uuid,
-    name: Type.String(),
-    domain: Nullable(Type.String()),
-  }),
-  assignments: Type.Array(MeAssignment),
-})
+    shipName: Type.String(),
+    shipImoNumber: Type.String(),
+    role: Type.String(),
+    startDate: Nullable(Type.String({ format: 'date' })),
+    dueDate: Nullable(Type.String({ format: 'date' })),
+    endDate: Nullable(Type.String({ format: 'date' })),
+    isActive: Type.Boolean(),
+  },
+  { title: 'MeAssignment' },
+)
 
-export const Session = Type.Object({
-  role: RoleSchema,
-  roles: Type.Array(RoleSchema),
-  permissions: Type.Array(Type.String()),
-  featureFlags: Type.Array(Type.Enum(PRODUCTS), { description: "The organization's products" }),
-})
+export const Me = Type.Object(
+  {
+    user: User,
+    organization: Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      domain: Nullable(Type.String()),
+    }),
+    assignments: Type.Array(MeAssignment),
+  },
+  {
+    title: 'Me',
+    examples: [
+      {
+        user: {
+          id: '0190a000-0000-7000-8000-000000000a01',
+          organizationId: '0190a000-0000-7000-8000-000000000a00',
+          email: 'anna.berg@example.com',
+          firstName: 'Anna',
+          lastName: 'Berg',
+          role: 'crew',
+          state: 'active',
+          lastLogin: '2026-06-15T08:30:00.000Z',
+          createdAt: '2026-06-15T08:30:00.000Z',
+        },
+        organization: { id: '0190a000-0000-7000-8000-000000000a00', name: 'Nordic Shipping', domain: 'nordic.example.com' },
+        assignments: [
+          {
+            id: '0190a000-0000-7000-8000-000000000a05',
+            shipName: 'Nordic Star',
+            shipImoNumber: '9074729',
+            role: 'Chief Engineer',
+            startDate: '2026-06-15',
+            dueDate: '2026-09-15',
+            endDate: null,
+            isActive: true,
+          },
+        ],
+      },
+    ],
+  },
+)
+
+export const Session = Type.Object(
+  {
+    role: RoleSchema,
+    roles: Type.Array(RoleSchema),
+    permissions: Type.Array(Type.String()),
+    featureFlags: Type.Array(Type.Enum(PRODUCTS), { description: "The organization's products" }),
+  },
+  {
+    title: 'Session',
+    examples: [
+      {
+        role: 'crew',
+        roles: ['crew'],
+        permissions: ['users:read:self', 'ships:read', 'crew:read:self', 'crew:write:self'],
+        featureFlags: ['crew', 'learn'],
+      },
+    ],
+  },
+)

@@ -11,7 +11,16 @@ const tags = ['verifications']
 export const profileVerificationRoutes: ModulePlugin = (app, { db }) => {
   app.get(
     '/',
-    { schema: { tags, summary: "A user's profile verification", params: UserParams, response: { 200: ProfileVerification } } },
+    {
+      schema: {
+        operationId: 'getProfileVerification',
+        description: 'The rollup state (approved, in_review, action_needed, incomplete) with the verification of every item.',
+        tags,
+        summary: "A user's profile verification",
+        params: UserParams,
+        response: { 200: ProfileVerification },
+      },
+    },
     async (request) => {
       const { actor, params } = request
       assertCanReachUser(actor, params.user_id)
@@ -35,6 +44,8 @@ export const reviewQueueRoutes: ModulePlugin = (app, { db }) => {
     {
       config: { roles: STAFF },
       schema: {
+        operationId: 'listReviewQueue',
+        description: 'Staff only. Items awaiting review (or in `status`), oldest submission first, cursor-paged.',
         tags,
         summary: 'The review queue, oldest submission first',
         querystring: ReviewQueueQuery,

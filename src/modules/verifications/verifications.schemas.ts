@@ -13,17 +13,50 @@ export const Verification = Type.Object(
     rejectionReason: Nullable(Type.String()),
     reviewedAt: Nullable(DateTime),
   },
-  { title: 'Verification' },
+  {
+    examples: [
+      {
+        targetType: 'identity_document',
+        targetId: '0190a000-0000-7000-8000-000000000a09',
+        status: 'pending',
+        rejectionReason: null,
+        reviewedAt: null,
+      },
+    ],
+    title: 'Verification',
+  },
 )
 export type Verification = Static<typeof Verification>
 
-export const RejectBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }) })
+export const RejectBody = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 1000 }) },
+  { title: 'RejectBody', examples: [{ reason: 'The scan is unreadable; please upload it again' }] },
+)
 export type RejectBody = Static<typeof RejectBody>
 
 export const ProfileState = Type.Enum(['approved', 'in_review', 'action_needed', 'incomplete'])
 export type ProfileState = Static<typeof ProfileState>
 
-export const ProfileVerification = Type.Object({ state: ProfileState, items: Type.Array(Verification) }, { title: 'ProfileVerification' })
+export const ProfileVerification = Type.Object(
+  { state: ProfileState, items: Type.Array(Verification) },
+  {
+    examples: [
+      {
+        state: 'in_review',
+        items: [
+          {
+            targetType: 'identity_document',
+            targetId: '0190a000-0000-7000-8000-000000000a09',
+            status: 'pending',
+            rejectionReason: null,
+            reviewedAt: null,
+          },
+        ],
+      },
+    ],
+    title: 'ProfileVerification',
+  },
+)
 
 export const ReviewQueueItem = Type.Object(
   {
@@ -35,7 +68,20 @@ export const ReviewQueueItem = Type.Object(
     rejectionReason: Nullable(Type.String()),
     reviewedAt: Nullable(DateTime),
   },
-  { title: 'ReviewQueueItem' },
+  {
+    examples: [
+      {
+        targetType: 'identity_document',
+        targetId: '0190a000-0000-7000-8000-000000000a09',
+        status: 'pending',
+        rejectionReason: null,
+        reviewedAt: null,
+        userId: '0190a000-0000-7000-8000-000000000a01',
+        submittedAt: '2026-06-15T08:30:00.000Z',
+      },
+    ],
+    title: 'ReviewQueueItem',
+  },
 )
 export type ReviewQueueItem = Static<typeof ReviewQueueItem>
 
