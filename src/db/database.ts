@@ -6,6 +6,7 @@ import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { migrations } from './migrations/index.js'
+import { nameStatements } from './named-statements.js'
 import type { DB } from './schema.js'
 
 export type Db = Kysely<DB>
@@ -97,7 +98,10 @@ export function fromPostgres(url: string, poolSize = 10): Database {
   })
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
-  pool.on('connect', (client) => client.on('error', () => {}))
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+    nameStatements(client)
+  })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
   return {
     db,

@@ -70,8 +70,8 @@ export async function deleteCrewRecord(trx: Db, table: CrewRecordTable, orgId: s
   return result.numDeletedRows > 0n
 }
 
-/** The expiry status of DECISIONS §3, computed by the database so that the filter and the responses agree. */
-const expiryStatus = (table: ExpiringTable, days: number) => {
+/** The expiry status of DECISIONS §3 of a table's (or a CTE's) row, computed by the database so that the filter and the responses agree. */
+export const expiryStatus = (table: string, days: number) => {
   const expiryDate = sql.ref(`${table}.expiry_date`)
   return sql<ExpiryStatus>`case
   when ${expiryDate} is null then 'valid'
