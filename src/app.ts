@@ -8,9 +8,15 @@ import type { Database } from './db/database.js'
 import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
 import { createTokens, registerAuth } from './lib/auth.js'
 import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
+import { httpServerOptions } from './lib/http-server.js'
+import { registerIdempotency } from './lib/idempotency.js'
 import { parseForm } from './lib/input-hygiene.js'
+import { loggerOptions } from './lib/logging.js'
+import { createOidc } from './lib/oidc.js'
 import { registerRequestValidation } from './lib/request-validation.js'
 import { ErrorBody, ValidationErrorBody } from './lib/schemas.js'
+import { registerSecurityHeaders } from './lib/security-headers.js'
+import { registerDrain } from './lib/shutdown.js'
 import { createStorage, type Storage } from './lib/storage.js'
 import { registerModules } from './modules/index.js'
 import type { App } from './modules/types.js'
@@ -63,7 +69,8 @@ function documentErrors(route: RouteOptions): void {
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    ...httpServerOptions(config),
+    logger: loggerOptions(config.logLevel, deps.logger),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     // X-Forwarded-For is believed only from the configured proxies; anyone else could pick their address with it.
@@ -72,6 +79,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   registerErrorHandler(app)
+  registerDrain(app, config.shutdownGraceSeconds)
+  await registerSecurityHeaders(app)
+  registerIdempotency(app, database.db)
   registerRequestValidation(app)
   app.addHook('onRoute', documentErrors)
 
@@ -127,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tokens,
     actors,
     storage,
+    oidc: createOidc(config.sso),
   })
   app.addHook('onClose', async () => {
     await unsubscribe()

@@ -33,6 +33,16 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Optional(Type.String()),
   WORKERS: Type.Integer({ default: 1, minimum: 1, maximum: 64 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
+  // Single sign-on: http:// issuers only for local identity providers (development, tests).
+  SSO_ALLOW_HTTP: Type.Enum(['0', '1', 'false', 'true'], { default: '0' }),
+  // Least time between two JWKS fetches of one issuer (an unknown key id triggers a refetch).
+  SSO_JWKS_COOLDOWN_SECONDS: Type.Integer({ default: 30, minimum: 0, maximum: 3600 }),
+  SHUTDOWN_GRACE_SECONDS: Type.Integer({ default: 25, minimum: 0, maximum: 3600 }),
+  REQUEST_TIMEOUT_SECONDS: Type.Integer({ default: 120, minimum: 1, maximum: 3600 }),
+  HEADERS_TIMEOUT_SECONDS: Type.Integer({ default: 15, minimum: 1, maximum: 3600 }),
+  IDLE_TIMEOUT_SECONDS: Type.Integer({ default: 120, minimum: 1, maximum: 3600 }),
+  KEEP_ALIVE_TIMEOUT_SECONDS: Type.Integer({ default: 72, minimum: 1, maximum: 3600 }),
+  MAX_REQUESTS_PER_SOCKET: Type.Integer({ default: 1000, minimum: 0 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   // S3 bucket naming rules (also MinIO's): 3–63 lower-case letters, digits, dots and hyphens.
   S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
@@ -73,9 +83,24 @@ export interface Config extends DatabaseConfig {
   readonly login: LoginLimits
   /** Proxies (IPs, CIDRs) whose X-Forwarded-For is believed; empty: the client is the TCP peer. */
   readonly trustProxy: readonly string[]
+  readonly sso: {
+    readonly allowHttp: boolean
+    readonly jwksCooldownSeconds: number
+  }
   readonly workers: number
   readonly dbPoolSize: number
   readonly logLevel: string
+  readonly shutdownGraceSeconds: number
+  readonly http: {
+    /** Whole request, headers and body, from the first byte. */
+    readonly requestTimeoutSeconds: number
+    readonly headersTimeoutSeconds: number
+    /** A socket with no traffic at all while a request is open. */
+    readonly idleTimeoutSeconds: number
+    readonly keepAliveTimeoutSeconds: number
+    /** 0: no limit. */
+    readonly maxRequestsPerSocket: number
+  }
   /** Files on S3-compatible storage when S3_BUCKET is set; local disk under dataDir otherwise. */
   readonly s3: S3Config | null
 }
@@ -169,6 +194,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.WORKERS > 1 && !env.DATABASE_URL) {
     throw new ConfigError('Invalid configuration: WORKERS above 1 needs DATABASE_URL (the embedded database belongs to one process)')
   }
+  if (env.HEADERS_TIMEOUT_SECONDS > env.REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError(
+      'Invalid configuration: HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS (the headers are part of the request)',
+    )
+  }
   const dataDir = resolve(env.DATA_DIR)
   const s3 = readS3(env)
   return Object.freeze({
@@ -189,9 +219,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       windowSeconds: env.LOGIN_WINDOW_SECONDS,
     }),
     trustProxy: Object.freeze(trustedProxies(env.TRUST_PROXY)),
+    sso: Object.freeze({
+      allowHttp: env.SSO_ALLOW_HTTP === '1' || env.SSO_ALLOW_HTTP === 'true',
+      jwksCooldownSeconds: env.SSO_JWKS_COOLDOWN_SECONDS,
+    }),
     workers: env.WORKERS,
     dbPoolSize: env.DB_POOL_SIZE,
     logLevel: env.LOG_LEVEL,
     s3,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    http: Object.freeze({
+      requestTimeoutSeconds: env.REQUEST_TIMEOUT_SECONDS,
+      headersTimeoutSeconds: env.HEADERS_TIMEOUT_SECONDS,
+      idleTimeoutSeconds: env.IDLE_TIMEOUT_SECONDS,
+      keepAliveTimeoutSeconds: env.KEEP_ALIVE_TIMEOUT_SECONDS,
+      maxRequestsPerSocket: env.MAX_REQUESTS_PER_SOCKET,
+    }),
   })
 }

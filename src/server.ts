@@ -2,7 +2,10 @@ import cluster from 'node:cluster'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'
+import { onShutdownSignal } from './lib/shutdown.js'
 import { hasOrganizations, seedDemo } from './modules/organizations/demo.service.js'
+
+const STOP_MARGIN_SECONDS = 5
 
 const openFor = (config: Config) => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize })
 
@@ -27,33 +30,31 @@ async function prepare(config: Config): Promise<void> {
 
 async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config, database: await openFor(config) })
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      )
-    })
-  }
+  // The app cuts what is left at the grace period (shutdown.ts); the deadline only catches a hang after that.
+  onShutdownSignal(() => app.close(), config.shutdownGraceSeconds + STOP_MARGIN_SECONDS)
   await app.listen({ host: config.host, port: config.port })
 }
 
-/** WORKERS > 1 (PostgreSQL only): worker processes share the port; one that dies is replaced. */
+/**
+ * WORKERS > 1 (PostgreSQL only): worker processes share the port; one that dies is replaced. On a
+ * signal each worker drains like a single server; the primary exits when they all have.
+ */
 function supervise(config: Config): void {
   let stopping = false
   for (let i = 0; i < config.workers; i++) cluster.fork()
   cluster.on('exit', () => {
     if (!stopping) cluster.fork()
   })
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+  const workers = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined)
+  onShutdownSignal(
+    async () => {
       stopping = true
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal)
-      cluster.on('exit', () => {
-        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
-      })
-    })
-  }
+      const exited = workers().map((worker) => new Promise((resolve) => worker.once('exit', resolve)))
+      for (const worker of workers()) worker.process.kill('SIGTERM')
+      await Promise.all(exited)
+    },
+    config.shutdownGraceSeconds + 2 * STOP_MARGIN_SECONDS,
+  )
 }
 
 async function main(): Promise<void> {

@@ -1,24 +1,25 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type Client, type TestApp } from './app.js'
-import { createOrg, type TestOrg } from './factories.js'
+import { describe, expect, it, vi } from 'vitest'
+import { type Client, useTestApp } from './app.js'
+import { createOrg, useOrg } from './factories.js'
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
+const org = useOrg(t)
 
-/** The status the API settles on: changes made behind the app's back arrive as database announcements. */
-async function settledStatus(api: Client, url: string, expected: number): Promise<number> {
-  let status = 0
-  for (let i = 0; i < 50 && status !== expected; i++) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 20))
-    status = (await api.get(url)).status
-  }
-  return status
+/**
+ * The status the API settles on: changes made behind the app's back arrive as database
+ * announcements, whenever the machine gets to them. Asks until the expected status comes; only the
+ * test timeout (a safety net) ends a wait for an announcement that never arrives.
+ */
+function settledStatus(api: Client, url: string, expected: number): Promise<number> {
+  return vi.waitFor(
+    async () => {
+      const { status } = await api.get(url)
+      if (status !== expected) throw new Error(`still ${status}`)
+      return status
+    },
+    { timeout: 100_000, interval: 20 },
+  )
 }
 
 // Callers are cached between requests; these changes bypass the API (like the CLI or an operator's

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import type { LightMyRequestResponse } from 'fastify'
-import { inject } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { type App, buildApp } from '../src/app.js'
 import { type Config, loadConfig } from '../src/config.js'
 import { type Database, fromPglite, fromPostgres, pgliteOptions } from '../src/db/database.js'
@@ -26,20 +26,51 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   })
 }
 
-/** A database for one test file: a clone of the migrated PGlite image, or the shared PostgreSQL. */
-export async function testDatabase(): Promise<Database> {
-  const url = process.env.TEST_DATABASE_URL
-  if (url) return fromPostgres(url, 5)
-  const image = new Blob([await readFile(inject('pgliteImage'))])
-  return fromPglite(await PGlite.create({ ...pgliteOptions(), loadDataDir: image }))
+/**
+ * The worker's database: a clone of the migrated PGlite image, or a pool on TEST_DATABASE_URL.
+ * Every file the worker runs shares it (each test owns its organization), so apps never close it:
+ * it ends with the worker process.
+ */
+let workerDatabase: Promise<Database> | undefined
+export function testDatabase(): Promise<Database> {
+  workerDatabase ??= openWorkerDatabase()
+  return workerDatabase
 }
 
+async function openWorkerDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL
+  // No limit on waiting for a pooled connection: on a busy machine a queue of concurrent requests
+  // must not turn into 503s (only the test timeout ends a wait).
+  const database = url
+    ? fromPostgres(url, 5, 0)
+    : fromPglite(await PGlite.create({ ...pgliteOptions(), loadDataDir: new Blob([await readFile(inject('pgliteImage'))]) }))
+  return { ...database, close: async () => {} }
+}
+
+/** An app of its own, on the worker's database; close it when done. */
 export async function buildTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const config = testConfig(overrides)
   const database = await testDatabase()
   const app = await buildApp({ config, database, logger: false })
   await app.ready()
   return { app, config, database }
+}
+
+let workerApp: Promise<TestApp> | undefined
+
+/**
+ * The test file's app, filled in by a beforeAll: the worker's shared app with the default test
+ * config, or, with config overrides, an app of the file's own that is closed after the file.
+ */
+export function useTestApp(overrides?: Record<string, string>): TestApp {
+  const t = {} as TestApp
+  beforeAll(async () => {
+    if (overrides) return void Object.assign(t, await buildTestApp(overrides))
+    workerApp ??= buildTestApp()
+    Object.assign(t, await workerApp)
+  })
+  if (overrides) afterAll(() => t.app.close())
+  return t
 }
 
 export interface Reply<T = any> {

@@ -1,13 +1,16 @@
 import { execFile, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { once } from 'node:events'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, describe, expect, it } from 'vitest'
+import { PGlite } from '@electric-sql/pglite'
+import { describe, expect, inject, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { runCli, UsageError } from '../src/cli.js'
 import { ConfigError, loadConfig } from '../src/config.js'
-import { DataDirInUse, openDatabase } from '../src/db/database.js'
+import { DataDirInUse, openDatabase, pgliteOptions } from '../src/db/database.js'
 import { client, TEST_SECRET } from './app.js'
 
 const run = promisify(execFile)
@@ -21,6 +24,15 @@ function cliEnv(): Record<string, string> {
     LOG_LEVEL: 'silent',
   }
   if (pgUrl) env.DATABASE_URL = pgUrl
+  return env
+}
+
+/** The same, with the embedded directory already migrated (the suite's image): only one test needs a brand-new one. */
+async function migratedEnv(): Promise<Record<string, string>> {
+  const env = cliEnv()
+  if (pgUrl) return env
+  const image = new Blob([await readFile(inject('pgliteImage'))])
+  await (await PGlite.create(join(env.DATA_DIR, 'pgdata'), { ...pgliteOptions(), loadDataDir: image })).close()
   return env
 }
 
@@ -40,10 +52,9 @@ async function login(env: Record<string, string>, email: string, password: strin
   return me
 }
 
-const sleeper = spawn('sleep', ['60'])
-afterAll(() => sleeper.kill())
-
-describe('seaworthy org create', () => {
+// A brand-new embedded database and a child process are slow on a busy machine: a wider safety net
+// than the suite's, never a wait.
+describe('seaworthy org create', { timeout: 300_000 }, () => {
   it('prints exactly one JSON object with the new ids, on a brand-new database, and the admin can log in', async () => {
     const env = cliEnv()
     const email = `cli-${crypto.randomUUID()}@example.test`
@@ -58,7 +69,7 @@ describe('seaworthy org create', () => {
   })
 
   it('sets the products with --products and refuses unknown ones', async () => {
-    const env = cliEnv()
+    const env = await migratedEnv()
     const email = `cli-${crypto.randomUUID()}@example.test`
     await cli(
       ['org', 'create', '--name', 'Learn Only', '--admin-email', email, '--admin-password', 'cli password 2', '--products', 'learn'],
@@ -84,7 +95,7 @@ describe('seaworthy org create', () => {
   })
 
   it('runs as the package binary and prints only JSON on stdout', async () => {
-    const env = cliEnv()
+    const env = await migratedEnv()
     const email = `bin-${crypto.randomUUID()}@example.test`
     const { stdout } = await run(
       'node',
@@ -101,9 +112,20 @@ describe('seaworthy org create', () => {
 describe.runIf(!pgUrl)('the embedded data directory', () => {
   it('refuses clearly, without touching it, while another live process holds it', async () => {
     const env = cliEnv()
-    writeFileSync(join(env.DATA_DIR, 'seaworthy.lock'), String(sleeper.pid))
-    await expect(cli(['migrate'], env)).rejects.toThrow(DataDirInUse)
-    await expect(cli(['migrate'], env)).rejects.toThrow(/in use by another Seaworthy process/)
+    const lock = join(env.DATA_DIR, 'seaworthy.lock')
+    // The holder lives until it is killed (or this process ends and closes its stdin): alive for
+    // the whole check however slow the machine is.
+    const holder = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] })
+    try {
+      await once(holder, 'spawn')
+      writeFileSync(lock, String(holder.pid))
+      await expect(cli(['migrate'], env)).rejects.toThrow(DataDirInUse)
+      await expect(cli(['migrate'], env)).rejects.toThrow(/in use by another Seaworthy process/)
+      expect(readFileSync(lock, 'utf8')).toBe(String(holder.pid))
+      expect(existsSync(join(env.DATA_DIR, 'pgdata'))).toBe(false)
+    } finally {
+      holder.kill()
+    }
   })
 })
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { v7 as uuidv7 } from 'uuid'
+import { beforeAll } from 'vitest'
 import type { App } from '../src/app.js'
 import type { Db } from '../src/db/database.js'
 import type { Product, Role } from '../src/db/schema.js'
 import { createTokens, hashPassword } from '../src/lib/auth.js'
 import { insertUser } from '../src/modules/users/users.queries.js'
-import { type Client, client, TEST_SECRET } from './app.js'
+import { type Client, client, TEST_SECRET, type TestApp } from './app.js'
 
 export const PASSWORD = 'correct horse battery'
 let passwordHash: Promise<string> | undefined
@@ -58,6 +59,15 @@ export async function createOrg(app: App, db: Db, options: { products?: Product[
     addUser('crew'),
   ])
   return { id, admin, officeAdmin, officeEmployee, crew, addUser }
+}
+
+/** The test file's own organization, filled in by a beforeAll (declare it after useTestApp). */
+export function useOrg(t: TestApp, options: { products?: Product[]; name?: string } = {}): TestOrg {
+  const org = {} as TestOrg
+  beforeAll(async () => {
+    Object.assign(org, await createOrg(t.app, t.database.db, options))
+  })
+  return org
 }
 
 /** Valid IMO numbers (check digit correct), distinct per call. */

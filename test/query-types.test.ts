@@ -43,8 +43,8 @@ describe('integers in query strings and paths', () => {
   it('covers every served route with an integer parameter', () => {
     expect(named(parametersOf('integer'))).toEqual(
       expect.arrayContaining([
-        'GET /api/v1/courses limit',
-        'GET /api/v1/assignments limit',
+        'GET /api/v1/courses/ limit',
+        'GET /api/v1/assignments/ limit',
         'GET /api/v1/shared/users limit',
         'GET /api/v1/learn/admin/analytics/course-difficulty limit',
         'GET /api/v1/shared/uploads/object expires',
@@ -98,10 +98,10 @@ describe('booleans in query strings', () => {
   it('covers every served route with a boolean parameter', () => {
     expect(named(parametersOf('boolean'))).toEqual(
       expect.arrayContaining([
-        'GET /api/v1/courses include_count',
-        'GET /api/v1/assignments is_active',
+        'GET /api/v1/courses/ include_count',
+        'GET /api/v1/assignments/ is_active',
         'GET /api/v1/learn/registrations expand',
-        'GET /api/v1/registrations/{registration_id} expand',
+        'GET /api/v1/learn/registrations/{registration_id} expand',
       ]),
     )
   })

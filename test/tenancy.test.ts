@@ -1,8 +1,8 @@
 import { v7 as uuidv7 } from 'uuid'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Role } from '../src/db/schema.js'
 import { ADMIN, MANAGERS, RECORD_WRITERS, STAFF } from '../src/lib/access.js'
-import { buildTestApp, type Client, type TestApp } from './app.js'
+import { type Client, useTestApp } from './app.js'
 import { createOrg, type TestOrg, type TestUser } from './factories.js'
 import { type Kind, masked, type Seeded, seed, snapshot, unknownIds } from './tenancy-fixtures.js'
 
@@ -162,7 +162,7 @@ const send = (api: Client, method: Method, url: string, body?: unknown) =>
 const idsOf = (body: any): string[] =>
   (Array.isArray(body) ? body : (body.items ?? body.assignments ?? body.data)).map((i: any) => i.id ?? i.courseId ?? i.targetId)
 
-let t: TestApp
+const t = useTestApp()
 let A: TestOrg
 let B: TestOrg
 let c1: TestUser
@@ -170,7 +170,6 @@ const seeded = {} as Record<'a' | 'b' | 'c1', Seeded>
 const before = {} as Record<'a' | 'b', unknown>
 
 beforeAll(async () => {
-  t = await buildTestApp()
   const db = t.database.db
   ;[A, B] = await Promise.all([createOrg(t.app, db), createOrg(t.app, db)])
   c1 = await A.addUser('crew')
@@ -186,8 +185,7 @@ beforeAll(async () => {
   seeded.c1 = await seed(t.app, A.id, A.admin.api, c1.api, c1.id)
   before.b = await snapshot(B.admin.api, seeded.b)
   before.a = await snapshot(A.admin.api, seeded.a)
-}, 60_000)
-afterAll(() => t.app.close())
+})
 
 // "Not Found" (no such route) never matches /not found$/: a mistyped path cannot pass for a refusal.
 /** The same request for the stranger's ids and for unknown ones: identical answers once the ids are masked. */

@@ -28,6 +28,11 @@ const UNGATED = [
   'GET /api/v1/shared/uploads/:upload_id',
   'POST /api/v1/shared/uploads/target',
   'GET /api/v1/shared/uploads/object',
+  'GET /api/v1/shared/organization/sso',
+  'PUT /api/v1/shared/organization/sso',
+  'DELETE /api/v1/shared/organization/sso',
+  'GET /api/v1/auth/sso/:domain/login',
+  'GET /api/v1/auth/sso/callback',
 ]
 
 const CREW = [
@@ -103,6 +108,11 @@ const DOCUMENTED = [
   'GET /api/v1/shared/uploads/{upload_id}',
   'POST /api/v1/shared/uploads/target',
   'GET /api/v1/shared/uploads/object',
+  'GET /api/v1/shared/organization/sso',
+  'PUT /api/v1/shared/organization/sso',
+  'DELETE /api/v1/shared/organization/sso',
+  'GET /api/v1/auth/sso/{domain}/login',
+  'GET /api/v1/auth/sso/callback',
   ...CREW.map((route) => route.replace(/:(\w+)/g, '{$1}')),
   'POST /api/v1/courses/',
   'GET /api/v1/courses/',

@@ -90,11 +90,15 @@ export function fromPglite(pglite: PGlite, onClose: () => void = () => {}): Data
   }
 }
 
-export function fromPostgres(url: string, poolSize = 10): Database {
+/**
+ * `connectWaitMs`: how long a query waits for a connection, new or free in the pool, before it
+ * fails as the database being unavailable (503); 0 waits as long as it takes.
+ */
+export function fromPostgres(url: string, poolSize = 10, connectWaitMs = 3000): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: 3000,
+    connectionTimeoutMillis: connectWaitMs,
   })
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})

@@ -53,7 +53,11 @@ export interface UsersTable {
   role: Role
   state: UserState
   password_hash: Nullable<string>
+  /** The admin made by `org create`: keeps password login when single sign-on is enforced. */
+  break_glass: ColumnType<boolean, boolean | undefined, boolean>
   last_login: Nullable<Date>
+  /** Set by a trigger on suspension: tokens issued up to this instant stay refused. */
+  tokens_valid_after: ColumnType<Date | null, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
 }
@@ -260,6 +264,42 @@ export interface AttemptsTable {
   created_at: CreatedAt
 }
 
+export interface SsoSettingsTable {
+  organization_id: string
+  issuer: string
+  client_id: string
+  audience: Nullable<string>
+  role_claim: Nullable<string>
+  role_map: ColumnType<Record<string, Role>, string, string>
+  default_role: Role
+  enforce: boolean
+  redirect_uris: string[]
+  client_secret: Nullable<string>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface SsoLoginStatesTable {
+  state: string
+  organization_id: string
+  nonce: string
+  code_verifier: string
+  redirect_uri: string
+  expires_at: Date
+}
+
+export interface IdempotencyKeysTable {
+  organization_id: string
+  user_id: string
+  key: string
+  fingerprint: string
+  claim: string
+  status_code: Nullable<number>
+  content_type: Nullable<string>
+  body: Nullable<string>
+  created_at: Timestamp
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -280,4 +320,7 @@ export interface DB {
   assignment_courses: AssignmentCoursesTable
   registrations: RegistrationsTable
   attempts: AttemptsTable
+  sso_settings: SsoSettingsTable
+  sso_login_states: SsoLoginStatesTable
+  idempotency_keys: IdempotencyKeysTable
 }

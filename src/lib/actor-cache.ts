@@ -5,6 +5,12 @@ export const ACTOR_CHANNEL = 'seaworthy_actors'
 const TTL_MS = 60_000
 const MAX_ENTRIES = 50_000
 
+/** A caller as the database has them, with the instant (ms) up to which their tokens are refused. */
+export interface Caller {
+  actor: Actor
+  tokensValidAfter: number | null
+}
+
 /**
  * Callers as last read from the database, so most requests skip the lookup. It is only trusted
  * while the database's change announcements are being received (see Database.subscribe): an
@@ -12,15 +18,15 @@ const MAX_ENTRIES = 50_000
  * empties and disables the cache until it is back. A suspension therefore still applies at once.
  */
 export class ActorCache {
-  private readonly entries = new Map<string, { actor: Actor; expires: number }>()
+  private readonly entries = new Map<string, { caller: Caller; expires: number }>()
   private generation = 0
   private live = false
 
-  get(userId: string): Actor | undefined {
+  get(userId: string): Caller | undefined {
     if (!this.live) return undefined
     const entry = this.entries.get(userId)
     if (!entry || entry.expires < Date.now()) return undefined
-    return entry.actor
+    return entry.caller
   }
 
   /** The mark to pass to `set`: a change announced in between makes that `set` a no-op. */
@@ -28,10 +34,10 @@ export class ActorCache {
     return this.generation
   }
 
-  set(actor: Actor, mark: number): void {
+  set(caller: Caller, mark: number): void {
     if (!this.live || mark !== this.generation) return
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear()
-    this.entries.set(actor.userId, { actor, expires: Date.now() + TTL_MS })
+    this.entries.set(caller.actor.userId, { caller, expires: Date.now() + TTL_MS })
   }
 
   /** A change announcement: `organization:<id>` or a user id. */

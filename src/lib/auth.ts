@@ -5,7 +5,7 @@ import { CompiledQuery } from 'kysely'
 import type { Db } from '../db/database.js'
 import type { Product, Role } from '../db/schema.js'
 import { type Actor, assertRouteAllowed } from './access.js'
-import type { ActorCache } from './actor-cache.js'
+import type { ActorCache, Caller } from './actor-cache.js'
 import { unauthorized } from './errors.js'
 
 export interface TokenClaims {
@@ -36,6 +36,7 @@ export function createTokens(secret: string, ttlSeconds: number): Tokens {
   }
   return {
     async issue(claims) {
+      const now = Date.now()
       const token = await new SignJWT({
         org: claims.org,
         role: claims.role,
@@ -43,8 +44,10 @@ export function createTokens(secret: string, ttlSeconds: number): Tokens {
       })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(claims.sub)
-        .setIssuedAt()
-        .setExpirationTime(`${ttlSeconds}s`)
+        // `iat` to the millisecond (a NumericDate may be fractional, RFC 7519 §2): a suspension in the
+        // same second as a login must tell whether the token came before it.
+        .setIssuedAt(now / 1000)
+        .setExpirationTime(Math.floor(now / 1000) + ttlSeconds)
         .sign(await key)
       return { token, expiresIn: ttlSeconds }
     },
@@ -52,7 +55,7 @@ export function createTokens(secret: string, ttlSeconds: number): Tokens {
       const known = verified.get(token)
       if (known && known.exp * 1000 > Date.now()) return known
       try {
-        const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'] })
+        const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] })
         if (typeof payload.sub !== 'string' || typeof payload.org !== 'string') throw new Error('claims')
         remember(token, payload as unknown as TokenClaims)
         return payload as unknown as TokenClaims
@@ -82,7 +85,7 @@ function bearerToken(request: FastifyRequest): string {
 }
 
 // Runs on every request: compiled once rather than rebuilt by the query builder each time.
-const ACTOR_QUERY = `select u.id, u.role, u.state, u.organization_id, o.products
+const ACTOR_QUERY = `select u.id, u.role, u.state, u.organization_id, o.products, u.tokens_valid_after
   from users u join organizations o on o.id = u.organization_id where u.id = $1`
 
 interface ActorRow {
@@ -91,23 +94,30 @@ interface ActorRow {
   state: string
   organization_id: string
   products: Product[]
+  tokens_valid_after: Date | null
+}
+
+/** Refused: another organization's token for this user, or one issued before the user's last suspension. */
+function assertTokenFits(claims: TokenClaims, { actor, tokensValidAfter }: Caller): void {
+  const stale = tokensValidAfter !== null && Math.round(claims.iat * 1000) <= tokensValidAfter
+  if (actor.orgId !== claims.org || stale) throw unauthorized('Could not validate credentials')
 }
 
 /** Reads the caller from the token and the database, so a suspension or role change applies at once. */
 async function loadActor(db: Db, actors: ActorCache, claims: TokenClaims): Promise<Actor> {
   const cached = actors.get(claims.sub)
   if (cached) {
-    if (cached.orgId !== claims.org) throw unauthorized('Could not validate credentials')
-    return cached
+    assertTokenFits(claims, cached)
+    return cached.actor
   }
   const mark = actors.mark()
   const { rows } = await db.executeQuery<ActorRow>(CompiledQuery.raw(ACTOR_QUERY, [claims.sub]))
   const row = rows[0]
-  if (row?.state !== 'active' || row.organization_id !== claims.org) {
-    throw unauthorized('Could not validate credentials')
-  }
+  if (row?.state !== 'active') throw unauthorized('Could not validate credentials')
   const actor: Actor = { userId: row.id, orgId: row.organization_id, role: row.role, products: row.products }
-  actors.set(actor, mark)
+  const caller = { actor, tokensValidAfter: row.tokens_valid_after?.getTime() ?? null }
+  assertTokenFits(claims, caller)
+  actors.set(caller, mark)
   return actor
 }
 

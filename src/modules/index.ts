@@ -14,6 +14,7 @@ import { nextOfKinRoutes, userNextOfKinRoutes } from './next-of-kin/next-of-kin.
 import { registrationReadRoutes, registrationsRoutes } from './registrations/registrations.routes.js'
 import { rosterRoutes } from './roster/roster.routes.js'
 import { shipsRoutes } from './ships/ships.routes.js'
+import { ssoBrowserRoutes, ssoSettingsRoutes } from './sso/sso.routes.js'
 import type { App, ModuleDeps, ModulePlugin } from './types.js'
 import { embeddedStorageRoutes } from './uploads/uploads.embedded.js'
 import { uploadsRoutes } from './uploads/uploads.routes.js'
@@ -59,6 +60,8 @@ const registrations: Registration[] = [
   { plugin: registrationsRoutes, prefix: '/api/v1/learn/registrations', product: 'learn' },
   { plugin: registrationReadRoutes, prefix: '/api/v1/learn/registrations', product: 'learn', aliases: ['/api/v1/registrations'] },
   { plugin: analyticsRoutes, prefix: '/api/v1/learn/admin/analytics', product: 'learn' },
+  { plugin: ssoSettingsRoutes, prefix: '/api/v1/shared/organization/sso' },
+  { plugin: ssoBrowserRoutes, prefix: '/api/v1/auth/sso' },
 ]
 
 /** Marks every route of one registration: its product for the access check, and hidden from the document if an alias. */

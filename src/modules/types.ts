@@ -4,6 +4,7 @@ import type { Config } from '../config.js'
 import type { Database, Db } from '../db/database.js'
 import type { ActorCache } from '../lib/actor-cache.js'
 import type { Tokens } from '../lib/auth.js'
+import type { Oidc } from '../lib/oidc.js'
 import type { Storage } from '../lib/storage.js'
 
 /** The application as modules see it. Defined here, below app.ts, so that no module imports app.ts back. */
@@ -16,6 +17,7 @@ export interface ModuleDeps {
   tokens: Tokens
   storage: Storage
   actors: ActorCache
+  oidc: Oidc
 }
 
 /** A module's routes, with paths relative to the prefix it is registered at in modules/index.ts. */

@@ -1,16 +1,12 @@
 import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp } from '../../../test/app.js'
 import { createOrg, insertCourse, nextImo, type TestOrg } from '../../../test/factories.js'
 import { enroll } from '../registrations/registrations.fixtures.js'
 import { courseDifficultyQuery } from './analytics.queries.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
 
 const URL = '/api/v1/learn/admin/analytics/course-difficulty'
 

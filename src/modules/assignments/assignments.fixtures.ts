@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid'
-import { afterAll, beforeAll, expect } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/app.js'
-import { createOrg, nextImo, type TestOrg, type TestUser } from '../../../test/factories.js'
+import { beforeAll, expect } from 'vitest'
+import { type TestApp, useTestApp } from '../../../test/app.js'
+import { nextImo, type TestOrg, type TestUser, useOrg } from '../../../test/factories.js'
 import type { Db } from '../../db/database.js'
 
 // Test factories of the assignments module. Courses and curriculums are written straight to the
@@ -15,13 +15,9 @@ export interface TwoOrgs {
 
 /** For one test file: its app and two organizations (the caller's and another one), closed after the file. */
 export function setupTwoOrgs(receive: (env: TwoOrgs) => void): void {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await buildTestApp()
-    const [org, other] = await Promise.all([createOrg(t.app, t.database.db), createOrg(t.app, t.database.db)])
-    receive({ t, org, other })
-  })
-  afterAll(() => t.app.close())
+  const t = useTestApp()
+  const [org, other] = [useOrg(t), useOrg(t)]
+  beforeAll(() => receive({ t, org, other }))
 }
 
 export interface TestShip {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   ids.a = (await createAssignment(org, org.crew, north, { endDate: addDays(todayUtc(), -1) })).id
   ids.b = (await createAssignment(org, ida, north)).id
   ids.c = (await createAssignment(org, org.crew, south)).id
-  ids.d = (await createAssignment(org, ida, east, { endDate: todayUtc() })).id
+  ids.d = (await createAssignment(org, ida, east, { endDate: addDays(todayUtc(), 1) })).id
   await createAssignment(other, other.crew, await createShip(other, 'MV Northwind'))
 })
 

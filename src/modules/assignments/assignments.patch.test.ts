@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { onOneUtcDay } from '../../../test/clock.js'
 import type { TestOrg } from '../../../test/factories.js'
-import { addDays, todayUtc } from '../../lib/dates.js'
+import { addDays } from '../../lib/dates.js'
 import { createAssignment, createShip, NIL, setupTwoOrgs } from './assignments.fixtures.js'
 
 let org: TestOrg
@@ -34,11 +35,12 @@ describe('assignments: PATCH', () => {
     expect(res.body).toEqual(a)
   })
 
-  it('recomputes isActive when endDate changes', async () => {
-    const a = await fresh({ startDate: addDays(todayUtc(), -30), dueDate: addDays(todayUtc(), -20), endDate: addDays(todayUtc(), 5) })
-    expect((await patch(a.id, { endDate: addDays(todayUtc(), -1) })).body.isActive).toBe(false)
-    expect((await patch(a.id, { endDate: todayUtc() })).body.isActive).toBe(true)
-  })
+  it('recomputes isActive when endDate changes', () =>
+    onOneUtcDay(async (today) => {
+      const a = await fresh({ startDate: addDays(today, -30), dueDate: addDays(today, -20), endDate: addDays(today, 5) })
+      expect((await patch(a.id, { endDate: addDays(today, -1) })).body.isActive).toBe(false)
+      expect((await patch(a.id, { endDate: today })).body.isActive).toBe(true)
+    }))
 
   it('refuses role null or empty and malformed dates (422)', async () => {
     const a = await fresh()

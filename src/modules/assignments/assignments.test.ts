@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { TestApp } from '../../../test/app.js'
+import { onOneUtcDay } from '../../../test/clock.js'
 import { createOrg, type TestOrg } from '../../../test/factories.js'
-import { addDays, todayUtc } from '../../lib/dates.js'
+import { addDays } from '../../lib/dates.js'
 import { createAssignment, createShip, expectedAssignment, NIL, setupTwoOrgs } from './assignments.fixtures.js'
 
 let t: TestApp
 let org: TestOrg
 let other: TestOrg
 setupTwoOrgs((env) => ({ t, org, other } = env))
-
-const today = todayUtc()
 
 describe('assignments: create', () => {
   it('creates at both paths with the single shape (201) and reads it back', async () => {
@@ -33,20 +32,21 @@ describe('assignments: create', () => {
     expect(second.body).toEqual(expectedAssignment(org.officeEmployee, ship, {}))
   })
 
-  it('computes isActive from endDate against today (UTC)', async () => {
-    const ship = await createShip(org)
-    const cases: [string | null, boolean][] = [
-      [addDays(today, -1), false],
-      [today, true],
-      [addDays(today, 1), true],
-      [null, true],
-    ]
-    for (const [endDate, isActive] of cases) {
-      const user = await org.addUser('crew')
-      const created = await createAssignment(org, user, ship, { endDate })
-      expect([created.endDate, created.isActive]).toEqual([endDate, isActive])
-    }
-  })
+  it('computes isActive from endDate against today (UTC)', () =>
+    onOneUtcDay(async (today) => {
+      const ship = await createShip(org)
+      const cases: [string | null, boolean][] = [
+        [addDays(today, -1), false],
+        [today, true],
+        [addDays(today, 1), true],
+        [null, true],
+      ]
+      for (const [endDate, isActive] of cases) {
+        const user = await org.addUser('crew')
+        const created = await createAssignment(org, user, ship, { endDate })
+        expect([created.endDate, created.isActive]).toEqual([endDate, isActive])
+      }
+    }))
 
   it('refuses users and ships the caller cannot see: 422 at each field', async () => {
     const theirShip = await createShip(other)

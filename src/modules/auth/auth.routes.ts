@@ -1,16 +1,18 @@
 import { clientAddress } from '../../lib/client-address.js'
+import { isTokenExchange } from '../sso/sso.schemas.js'
+import { exchangeIdToken } from '../sso/sso.service.js'
 import type { ModulePlugin } from '../types.js'
-import { type TokenRequest, TokenRequestBody, TokenResponse } from './auth.schemas.js'
+import { passwordLogin, type TokenRequest, TokenRequestBody, TokenResponse } from './auth.schemas.js'
 import { logIn } from './auth.service.js'
 
-export const authRoutes: ModulePlugin = (app, { db, tokens, config }) => {
+export const authRoutes: ModulePlugin = (app, { db, tokens, config, oidc }) => {
   app.post(
     '/token',
     {
       config: { public: true },
       schema: {
         tags: ['auth'],
-        summary: 'Get an access token (JSON {email, password} or the OAuth2 password form)',
+        summary: 'Get an access token (JSON {email, password}, the OAuth2 password form, or an OIDC ID token exchange)',
         body: TokenRequestBody,
         response: { 200: TokenResponse },
       },
@@ -18,8 +20,8 @@ export const authRoutes: ModulePlugin = (app, { db, tokens, config }) => {
     async (request) => {
       // The body schema is chosen by Content-Type, which the type provider cannot follow.
       const body = request.body as TokenRequest
-      const email = 'email' in body ? body.email : body.username
-      const user = await logIn(db, config.login, { email, password: body.password, address: clientAddress(request) })
+      if (isTokenExchange(body)) return exchangeIdToken({ db, tokens, oidc }, body.subject_token, request.log)
+      const user = await logIn(db, config.login, { ...passwordLogin(body), address: clientAddress(request) })
       const { token, expiresIn } = await tokens.issue({
         sub: user.id,
         org: user.organization_id,

@@ -1,14 +1,19 @@
 import Type, { type Static } from 'typebox'
+import { requiredByGrant, TokenExchangeFields } from '../sso/sso.schemas.js'
 
-const password = Type.String({ maxLength: 256 })
+const password = Type.Optional(Type.String({ maxLength: 256 }))
+const grant_type = Type.Optional(Type.String())
 
-// JSON clients send {email}; the OAuth2 password form sends {username}. Each form reports its own missing fields.
-export const JsonTokenRequest = Type.Object({ email: Type.String({ maxLength: 254 }), password })
-export const FormTokenRequest = Type.Object({
-  username: Type.String({ maxLength: 254 }),
-  password,
-  grant_type: Type.Optional(Type.String()),
-})
+// JSON clients send {email}; the OAuth2 password form sends {username}. Each form reports its own missing
+// fields; with the token-exchange grant, an ID token replaces them (DECISIONS §12).
+export const JsonTokenRequest = Type.Object(
+  { email: Type.Optional(Type.String({ maxLength: 254 })), password, grant_type, ...TokenExchangeFields },
+  requiredByGrant(['email', 'password']),
+)
+export const FormTokenRequest = Type.Object(
+  { username: Type.Optional(Type.String({ maxLength: 254 })), password, grant_type, ...TokenExchangeFields },
+  requiredByGrant(['username', 'password']),
+)
 export type TokenRequest = Static<typeof JsonTokenRequest> | Static<typeof FormTokenRequest>
 
 export const TokenRequestBody = {
@@ -16,6 +21,12 @@ export const TokenRequestBody = {
     'application/json': { schema: JsonTokenRequest },
     'application/x-www-form-urlencoded': { schema: FormTokenRequest },
   },
+}
+
+/** The login of a password grant: the schema has required both fields for every grant but the token exchange. */
+export function passwordLogin(body: TokenRequest): { email: string; password: string } {
+  const email = 'email' in body ? body.email : 'username' in body ? body.username : undefined
+  return { email: email ?? '', password: body.password ?? '' }
 }
 
 export const TokenResponse = Type.Object({

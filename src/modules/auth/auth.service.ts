@@ -2,6 +2,7 @@ import type { LoginLimits } from '../../config.js'
 import type { Db } from '../../db/database.js'
 import { hashPassword, verifyPassword } from '../../lib/auth.js'
 import { tooManyRequests, unauthorized } from '../../lib/errors.js'
+import { mustUseSso } from '../sso/sso.queries.js'
 import { findUserByEmail, recordLogin } from '../users/users.queries.js'
 import { forgetOldFailures, releaseAttempt, reserveAttempt } from './auth.queries.js'
 
@@ -18,6 +19,10 @@ export async function logIn(db: Db, limits: LoginLimits, login: { email: string;
   const reservation = await reserveAttempt(db, email, login.address, limits)
   if (reservation.slot === undefined) throw tooManyRequests(reservation.retryAfter, 'Too many failed login attempts, try again later')
   const user = await findUserByEmail(db, email)
+  if (user && (await mustUseSso(db, user.id))) {
+    await releaseAttempt(db, reservation.slot)
+    throw unauthorized('Use single sign-on')
+  }
   const ok = await verifyPassword(user?.password_hash ?? (await decoyHash), login.password)
   if (!user || !ok || user.state !== 'active') {
     await forgetOldFailures(db, limits.windowSeconds)

@@ -1,15 +1,10 @@
 import { SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, client, TEST_SECRET, type TestApp } from '../../../test/app.js'
-import { createOrg, PASSWORD, type TestOrg } from '../../../test/factories.js'
+import { describe, expect, it } from 'vitest'
+import { client, TEST_SECRET, useTestApp } from '../../../test/app.js'
+import { PASSWORD, useOrg } from '../../../test/factories.js'
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' })
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' })
+const org = useOrg(t)
 
 const anonymous = () => client(t.app)
 
@@ -115,7 +110,7 @@ describe('bearer tokens', () => {
     expect((await client(t.app, expired).get('/api/v1/users/me')).status).toBe(401)
   })
 
-  it("stops a suspended user's earlier tokens at once, and restores them on reactivation", async () => {
+  it("stops a suspended user's earlier tokens at once and for good: after a restore only a new login works", async () => {
     const user = await org.addUser('office_employee')
     expect((await user.api.get('/api/v1/shared/users/me/session')).status).toBe(200)
     expect((await org.admin.api.delete(`/api/v1/shared/users/${user.id}`)).status).toBe(204)
@@ -123,7 +118,11 @@ describe('bearer tokens', () => {
     expect((await user.api.get('/api/v1/shared/users/me/session')).status).toBe(401)
     expect((await anonymous().post('/api/v1/auth/token', { email: user.email, password: PASSWORD })).status).toBe(401)
     expect((await org.admin.api.patch(`/api/v1/shared/users/${user.id}`, { state: 'active' })).status).toBe(200)
-    expect((await user.api.get('/api/v1/users/me')).status).toBe(200)
+    expect((await user.api.get('/api/v1/users/me')).status).toBe(401)
+    const login = await anonymous().post('/api/v1/auth/token', { email: user.email, password: PASSWORD })
+    expect(login.status).toBe(200)
+    expect((await client(t.app, login.body.access_token).get('/api/v1/users/me')).status).toBe(200)
+    expect((await user.api.get('/api/v1/users/me')).status).toBe(401)
   })
 })
 

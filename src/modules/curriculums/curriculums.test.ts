@@ -1,13 +1,9 @@
 import { v7 as uuidv7 } from 'uuid'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/app.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../../../test/app.js'
 import { createOrg, type TestOrg } from '../../../test/factories.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
 
 const BASE = '/api/v1/learn/curriculums'
 const newOrg = (products?: ('learn' | 'crew')[]) => createOrg(t.app, t.database.db, { products })

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/app.js'
+import { describe, expect, it } from 'vitest'
+import { buildTestApp, useTestApp } from '../../../test/app.js'
+import { notBefore, onOneUtcDay } from '../../../test/clock.js'
 import { createOrg, type TestOrg } from '../../../test/factories.js'
-import { addDays, todayUtc } from '../../lib/dates.js'
+import { addDays } from '../../lib/dates.js'
 import { historyOf, insertTestUpload, UUID, verificationRow } from '../verifications/crew-test-helpers.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
 
 const docs = (userId: string) => `/api/v1/crew/users/${userId}/identity-documents`
 const doc = (id: string) => `/api/v1/crew/identity-documents/${id}`
@@ -43,7 +40,7 @@ describe('create an identity document (spec endpoint 1)', () => {
       verification: { targetType: 'identity_document', targetId: res.body.id, status: 'pending', rejectionReason: null, reviewedAt: null },
       notes: 'renewed in London',
       createdAt: expect.any(String),
-      updatedAt: res.body.createdAt,
+      updatedAt: notBefore(res.body.createdAt),
     })
     expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt)
     expect((await org.crew.api.get(doc(res.body.id))).body).toEqual(res.body)
@@ -76,7 +73,7 @@ describe('create an identity document (spec endpoint 1)', () => {
       verification: { targetType: 'identity_document', targetId: res.body.id, status: 'pending', rejectionReason: null, reviewedAt: null },
       notes: null,
       createdAt: expect.any(String),
-      updatedAt: res.body.createdAt,
+      updatedAt: notBefore(res.body.createdAt),
     })
     expect((await org.crew.api.get(doc(res.body.id))).body).toEqual(res.body)
   })
@@ -184,48 +181,52 @@ describe('uploadId rule', () => {
 })
 
 describe('expiry status', () => {
-  const today = todayUtc()
-  const cases = [
-    ['no expiry date', null, 'valid'],
-    ['yesterday', addDays(today, -1), 'expired'],
-    ['today', today, 'expiring_soon'],
-    ['today + 90', addDays(today, 90), 'expiring_soon'],
-    ['today + 91', addDays(today, 91), 'valid'],
-  ] as const
+  const casesOn = (today: string) =>
+    [
+      ['no expiry date', null, 'valid'],
+      ['yesterday', addDays(today, -1), 'expired'],
+      ['today', today, 'expiring_soon'],
+      ['today + 90', addDays(today, 90), 'expiring_soon'],
+      ['today + 91', addDays(today, 91), 'valid'],
+    ] as const
 
-  it('is computed from the expiry date against today (UTC) with 90 days of warning, and filters lists', async () => {
-    const org = await newOrg()
-    const ids: Record<string, string> = {}
-    for (const [name, expiryDate] of cases) {
-      const res = await org.crew.api.post(docs(org.crew.id), { documentType: 'passport', documentNumber: name, expiryDate })
-      ids[name] = res.body.id
-    }
-    for (const [name, , status] of cases) {
-      const res = await org.crew.api.get(doc(ids[name]))
-      expect([name, res.body.status]).toEqual([name, status])
-    }
-    const filtered = async (status: string) =>
-      ((await org.officeEmployee.api.get(`${docs(org.crew.id)}?expiry_status=${status}`)).body as { documentNumber: string }[])
-        .map((d) => d.documentNumber)
-        .sort()
-    expect(await filtered('expired')).toEqual(['yesterday'])
-    expect(await filtered('expiring_soon')).toEqual(['today', 'today + 90'])
-    expect(await filtered('valid')).toEqual(['no expiry date', 'today + 91'])
-    const all = await org.crew.api.get(docs(org.crew.id))
-    expect(all.body.map((d: { documentNumber: string }) => d.documentNumber)).toEqual(cases.map(([name]) => name).reverse())
-    const bad = await org.crew.api.get(`${docs(org.crew.id)}?expiry_status=unknown`)
-    expect(bad.status).toBe(422)
-    expect(bad.body.detail).toEqual([{ loc: ['query', 'expiry_status'], msg: expect.any(String), type: 'enum' }])
-  })
+  it('is computed from the expiry date against today (UTC) with 90 days of warning, and filters lists', () =>
+    onOneUtcDay(async (today) => {
+      const cases = casesOn(today)
+      const org = await newOrg()
+      const ids: Record<string, string> = {}
+      for (const [name, expiryDate] of cases) {
+        const res = await org.crew.api.post(docs(org.crew.id), { documentType: 'passport', documentNumber: name, expiryDate })
+        ids[name] = res.body.id
+      }
+      for (const [name, , status] of cases) {
+        const res = await org.crew.api.get(doc(ids[name]))
+        expect([name, res.body.status]).toEqual([name, status])
+      }
+      const filtered = async (status: string) =>
+        ((await org.officeEmployee.api.get(`${docs(org.crew.id)}?expiry_status=${status}`)).body as { documentNumber: string }[])
+          .map((d) => d.documentNumber)
+          .sort()
+      expect(await filtered('expired')).toEqual(['yesterday'])
+      expect(await filtered('expiring_soon')).toEqual(['today', 'today + 90'])
+      expect(await filtered('valid')).toEqual(['no expiry date', 'today + 91'])
+      const all = await org.crew.api.get(docs(org.crew.id))
+      expect(all.body.map((d: { documentNumber: string }) => d.documentNumber)).toEqual(cases.map(([name]) => name).reverse())
+      const bad = await org.crew.api.get(`${docs(org.crew.id)}?expiry_status=unknown`)
+      expect(bad.status).toBe(422)
+      expect(bad.body.detail).toEqual([{ loc: ['query', 'expiry_status'], msg: expect.any(String), type: 'enum' }])
+    }))
 
   it('takes its warning period from EXPIRING_SOON_DAYS', async () => {
     const short = await buildTestApp({ EXPIRING_SOON_DAYS: '30' })
     try {
       const org = await createOrg(short.app, short.database.db)
-      const create = async (days: number) =>
-        (await org.crew.api.post(docs(org.crew.id), { documentType: 'passport', expiryDate: addDays(today, days) })).body.status
-      expect(await create(30)).toBe('expiring_soon')
-      expect(await create(31)).toBe('valid')
+      await onOneUtcDay(async (today) => {
+        const create = async (days: number) =>
+          (await org.crew.api.post(docs(org.crew.id), { documentType: 'passport', expiryDate: addDays(today, days) })).body.status
+        expect(await create(30)).toBe('expiring_soon')
+        expect(await create(31)).toBe('valid')
+      })
     } finally {
       await short.app.close()
     }

@@ -36,6 +36,7 @@ export async function createOrganization(db: Db, input: NewOrganization): Promis
       lastName: input.admin.lastName ?? input.name,
       role: 'admin',
       passwordHash,
+      breakGlass: true,
     })
     return { organizationId, adminUserId: admin.id }
   })

@@ -1,14 +1,10 @@
 import { v7 as uuidv7 } from 'uuid'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp } from '../../../test/app.js'
 import { createOrg, type TestOrg } from '../../../test/factories.js'
 import { courseStats, enroll } from './registrations.fixtures.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
 
 const path = (id: string) => `/api/v1/learn/registrations/${id}/attempts`
 const attempt = <T extends Record<string, unknown>>(fields: T) => ({ attemptId: uuidv7(), ...fields })

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, client, type TestApp } from '../../../test/app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { client, useTestApp } from '../../../test/app.js'
 import { createOrg, insertCourse, type TestOrg } from '../../../test/factories.js'
 import { enroll, insertAssignment, insertShip } from './registrations.fixtures.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
 
 const newOrg = () => createOrg(t.app, t.database.db)
 const url = (id: string) => `/api/v1/learn/registrations/${id}`

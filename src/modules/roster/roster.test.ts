@@ -1,15 +1,13 @@
 import { v7 as uuidv7 } from 'uuid'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/app.js'
-import { createOrg, nextImo, type TestOrg, type TestUser } from '../../../test/factories.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp } from '../../../test/app.js'
+import { createOrg, nextImo, type TestUser, useOrg } from '../../../test/factories.js'
 import { addDays, todayUtc } from '../../lib/dates.js'
 
-let t: TestApp
-let org: TestOrg
+const t = useTestApp()
+const org = useOrg(t)
 let users: Record<'approved' | 'review' | 'action' | 'draft' | 'ended' | 'suspended', TestUser>
 beforeAll(async () => {
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
   const add = (name: string) => org.addUser('crew', { firstName: name, lastName: 'Sailor' })
   users = {
     approved: await add('Approved'),
@@ -42,10 +40,9 @@ beforeAll(async () => {
       .values({ id: uuidv7(), organization_id: org.id, user_id: user.id, ship_id: shipId, role: 'AB', end_date: endDate })
       .execute()
   await assign(users.approved, null)
-  await assign(users.review, todayUtc())
+  await assign(users.review, addDays(todayUtc(), 1))
   await assign(users.ended, addDays(todayUtc(), -1))
 })
-afterAll(() => t.app.close())
 
 const roster = async (query = '') => {
   const res = await org.officeEmployee.api.get(`/api/v1/crew/roster${query}`)

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/app.js'
-import { createOrg, nextImo, type TestOrg } from '../../../test/factories.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../../../test/app.js'
+import { createOrg, nextImo, useOrg } from '../../../test/factories.js'
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
+const org = useOrg(t)
 
 describe('ships', () => {
   it('creates a ship, normalizing "IMO 9074729"', async () => {

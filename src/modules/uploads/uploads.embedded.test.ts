@@ -1,17 +1,12 @@
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { buildTestApp, client, type TestApp } from '../../../test/app.js'
-import { createOrg, type TestOrg } from '../../../test/factories.js'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { client, useTestApp } from '../../../test/app.js'
+import { useOrg } from '../../../test/factories.js'
 import { PNG_3X2, pathOf, postForm, startUpload, storedFiles, uploadFile } from './uploads.test-helpers.js'
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
+const org = useOrg(t)
 afterEach(() => vi.useRealTimers())
 
 const finalize = (id: string) => org.crew.api.post(`/api/v1/shared/uploads/${id}/finalize`)

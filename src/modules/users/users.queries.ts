@@ -32,6 +32,8 @@ export interface NewUser {
   lastName: string
   role: Role
   passwordHash: string | null
+  /** The admin made by `org create`: keeps password login when single sign-on is enforced. */
+  breakGlass?: boolean
 }
 
 export async function insertUser(db: Db, orgId: string, user: NewUser): Promise<UserRow> {
@@ -47,6 +49,7 @@ export async function insertUser(db: Db, orgId: string, user: NewUser): Promise<
         role: user.role,
         state: user.passwordHash ? 'active' : 'pending',
         password_hash: user.passwordHash,
+        break_glass: user.breakGlass ?? false,
       })
       .returningAll()
       .executeTakeFirstOrThrow()

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/app.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../../../test/app.js'
 import { createOrg, type TestOrg, type TestUser } from '../../../test/factories.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
 
 const newOrg = () => createOrg(t.app, t.database.db)
 const rollup = (caller: TestUser, userId: string) => caller.api.get(`/api/v1/crew/users/${userId}/verification`)

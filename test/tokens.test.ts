@@ -1,0 +1,71 @@
+import { SignJWT } from 'jose'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp, client, TEST_SECRET, type TestApp } from './app.js'
+import { createOrg, type TestOrg } from './factories.js'
+
+let t: TestApp
+let org: TestOrg
+beforeAll(async () => {
+  t = await buildTestApp()
+  org = await createOrg(t.app, t.database.db)
+})
+afterAll(() => t.app.close())
+
+const key = new TextEncoder().encode(TEST_SECRET)
+const now = () => Date.now() / 1000
+
+/** A token signed with the right secret, with exactly the registered claims given. */
+function forge(claims: { sub?: string; iat?: number; exp?: number }, orgId = org.id) {
+  return new SignJWT({ org: orgId, role: 'admin', products: ['learn', 'crew'], ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(key)
+}
+const me = async (token: string) => (await client(t.app, token).get('/api/v1/users/me')).status
+
+describe('tokens', () => {
+  it('must carry sub, iat and exp', async () => {
+    const sub = org.admin.id
+    const iat = Math.floor(now())
+    const exp = iat + 600
+    expect(await me(await forge({ sub, iat, exp }))).toBe(200)
+    expect(await me(await forge({ sub, iat }))).toBe(401)
+    expect(await me(await forge({ sub, exp }))).toBe(401)
+    expect(await me(await forge({ iat, exp }))).toBe(401)
+    const refused = await client(t.app, await forge({ sub, iat })).get('/api/v1/users/me')
+    expect(refused.body).toEqual({ detail: 'Could not validate credentials' })
+    expect(refused.headers['www-authenticate']).toBe('Bearer')
+  })
+
+  it('issued by the service carry iat to the millisecond and an exp of the configured lifetime', async () => {
+    const [, payload] = org.crew.token.split('.')
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString())
+    expect(claims.sub).toBe(org.crew.id)
+    expect(claims.exp - Math.floor(claims.iat)).toBe(3600)
+    expect(Math.abs(claims.iat - now())).toBeLessThan(120)
+  })
+
+  it('suspending a user stamps the instant before which their tokens are refused, however it is done', async () => {
+    const user = await org.addUser('crew')
+    await sql`update users set state = 'suspended' where id = ${user.id}`.execute(t.database.db)
+    const { tokens_valid_after } = await t.database.db
+      .selectFrom('users')
+      .select('tokens_valid_after')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    expect(Math.abs(tokens_valid_after!.getTime() - Date.now())).toBeLessThan(60_000)
+    await sql`update users set state = 'active' where id = ${user.id}`.execute(t.database.db)
+    const after = await t.database.db.selectFrom('users').select('tokens_valid_after').where('id', '=', user.id).executeTakeFirstOrThrow()
+    expect(after.tokens_valid_after).toEqual(tokens_valid_after)
+  })
+
+  it('tells a token from just before the suspension from one just after it, within the same second', async () => {
+    const user = await org.addUser('office_admin')
+    // A whole second plus 500 ms: both tokens below share the second of the suspension.
+    const suspendedAt = Math.floor(now()) * 1000 + 500
+    await sql`update users set tokens_valid_after = ${new Date(suspendedAt)} where id = ${user.id}`.execute(t.database.db)
+    const exp = Math.floor(now()) + 600
+    const before = await forge({ sub: user.id, iat: (suspendedAt - 1) / 1000, exp })
+    const same = await forge({ sub: user.id, iat: suspendedAt / 1000, exp })
+    const afterwards = await forge({ sub: user.id, iat: (suspendedAt + 1) / 1000, exp })
+    expect([await me(before), await me(same), await me(afterwards)]).toEqual([401, 401, 200])
+  })
+})
