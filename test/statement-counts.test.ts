@@ -70,18 +70,42 @@ async function cost(send: () => Promise<{ status: number }>, status: number) {
 describe('round trips of the hot requests', () => {
   it('creating an identity document is one statement, without a transaction', async () => {
     const path = `/api/v1/crew/users/${org.crew.id}/identity-documents`
-    expect(await cost(() => org.admin.api.post(path, { documentType: 'passport', documentNumber: 'P1' }), 201)).toEqual({
-      statements: 1,
-      transactions: 0,
+    statements = 0
+    const created = await org.admin.api.post(path, { documentType: 'passport', documentNumber: 'P1' })
+    expect([created.status, statements, transactions]).toEqual([201, 1, 0])
+    // The document, its pending verification and the verification's first event, all from that statement.
+    const stored = await db
+      .selectFrom('identity_documents as d')
+      .innerJoin('verifications as v', 'v.target_id', 'd.id')
+      .innerJoin('verification_events as e', 'e.target_id', 'd.id')
+      .select(['d.document_number', 'v.status', 'e.action', 'e.from_status', 'e.to_status', 'e.actor_user_id'])
+      .where('d.id', '=', created.body.id)
+      .execute()
+    expect(stored).toEqual([
+      { document_number: 'P1', status: 'pending', action: 'create', from_status: null, to_status: 'pending', actor_user_id: org.admin.id },
+    ])
+    expect(created.body.verification).toEqual({
+      targetType: 'identity_document',
+      targetId: created.body.id,
+      status: 'pending',
+      rejectionReason: null,
+      reviewedAt: null,
     })
-    // The existence check is part of the statement: a user of another organization is still a 404.
+
+    // The existence check and the upload reference are conditions of the statement: a user of another
+    // organization is still a 404, an upload that is not there a 422, and nothing is written.
     const other = await createOrg(app, db)
-    expect(
-      await cost(() => org.admin.api.post(`/api/v1/crew/users/${other.crew.id}/identity-documents`, { documentType: 'passport' }), 404),
-    ).toEqual({
-      statements: 1,
-      transactions: 0,
-    })
+    const otherPath = `/api/v1/crew/users/${other.crew.id}/identity-documents`
+    expect(await cost(() => org.admin.api.post(otherPath, { documentType: 'passport' }), 404)).toEqual({ statements: 1, transactions: 0 })
+    statements = 0
+    const badUpload = await org.admin.api.post(path, { documentType: 'passport', uploadId: uuidv7() })
+    expect([badUpload.status, badUpload.body, statements]).toEqual([
+      422,
+      { detail: [{ loc: ['body', 'uploadId'], msg: 'Upload not found or not ready to be referenced', type: 'value_error' }] },
+      1,
+    ])
+    const documents = await db.selectFrom('identity_documents').select('id').where('user_id', 'in', [org.crew.id, other.crew.id]).execute()
+    expect(documents).toEqual([{ id: created.body.id }])
   })
 
   it('reads are one statement each', async () => {
