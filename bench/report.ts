@@ -21,6 +21,17 @@ export interface Target {
 }
 
 const RSS_LIMIT_MB = 300
+// DECISIONS §10's reads: each first page within 3 × the courses first page, and flat in page depth.
+const READINESS_FIRST_PAGES: [string, string][] = [
+  ['readiness-first', 'fleet readiness first page'],
+  ['readiness-not-ready', 'fleet readiness ready=false'],
+  ['ship-readiness', 'ship readiness summary'],
+  ['expiring-first', 'fleet expiry list first page'],
+]
+const READINESS_DEEP_PAGES: [string, string, string][] = [
+  ['readiness-deep', 'readiness-first', 'fleet readiness'],
+  ['expiring-deep', 'expiring-first', 'fleet expiry list'],
+]
 const clean = (row?: Row) => !!row?.result && row.result.errors === 0 && row.result.non2xx === 0
 const fmt = (n: number, digits = 0) => n.toFixed(digits)
 
@@ -55,6 +66,18 @@ export function evaluateTargets(rows: Row[], rssHighWaterMb: number): Target[] {
       difficulty.p99 <= 3 * first.p99,
       `${difficulty.p99} ms vs ${first.p99} ms (${fmt(difficulty.p99 / first.p99, 2)} ×)`,
     ]),
+    ...READINESS_FIRST_PAGES.map(([name, label]) =>
+      ratio(`${label} p99 ≤ 3 × courses first page p99`, rows, [name, 'courses-first'], (page, first) => [
+        page.p99 <= 3 * first.p99,
+        `${page.p99} ms vs ${first.p99} ms (${fmt(page.p99 / first.p99, 2)} ×)`,
+      ]),
+    ),
+    ...READINESS_DEEP_PAGES.map(([deepName, firstName, label]) =>
+      ratio(`${label} 100 pages deep p99 ≤ 1.3 × its first page p99`, rows, [deepName, firstName], (deep, first) => [
+        deep.p99 <= 1.3 * first.p99,
+        `${deep.p99} ms vs ${first.p99} ms (${fmt(deep.p99 / first.p99, 2)} ×)`,
+      ]),
+    ),
     ratio('bulk update 1000 ids p50 ≤ 10 × 10 ids p50', rows, ['bulk-update-1000', 'bulk-update-10'], (big, small) => [
       big.p50 <= 10 * small.p50,
       `${big.p50} ms vs ${small.p50} ms (${fmt(big.p50 / Math.max(small.p50, 1), 1)} ×)`,

@@ -15,6 +15,8 @@ export const SEARCH_TERM = 'ballast'
 const DEEP_PAGES = 100
 const ROLES = ['Second Officer', 'Able Seaman', 'Chief Engineer', 'Bosun']
 const COURSES = '/api/v1/courses/?limit=10'
+const FLEET = '/api/v1/learn/readiness?limit=10'
+const EXPIRING = '/api/v1/crew/expiring?limit=10'
 
 const get = (path: string): LoadRequest => ({ method: 'GET', path })
 const json = (method: 'POST' | 'PATCH', path: string, body: unknown): LoadRequest => ({ method, path, body: JSON.stringify(body) })
@@ -29,24 +31,26 @@ function chunks(ids: string[], size: number, max: number): string[][] {
   return out.length > 0 ? out : [ids.slice(0, size)]
 }
 
-/** Follows nextCursor DEEP_PAGES times and returns the URL of the page reached. */
-async function deepPage(api: Api): Promise<LoadRequest[]> {
-  let path = COURSES
-  for (let page = 0; page < DEEP_PAGES; page++) {
-    const { status, body } = await api(path)
-    if (status !== 200) throw new Error(`GET ${path} answered ${status}`)
-    if (!body?.nextCursor) throw new Error(`the course list ended after ${page + 1} pages`)
-    path = `${COURSES}&cursor=${encodeURIComponent(body.nextCursor)}`
+/** Follows nextCursor DEEP_PAGES times from `first` and returns the URL of the page reached. */
+const deepPage =
+  (first: string) =>
+  async (api: Api): Promise<LoadRequest[]> => {
+    let path = first
+    for (let page = 0; page < DEEP_PAGES; page++) {
+      const { status, body } = await api(path)
+      if (status !== 200) throw new Error(`GET ${path} answered ${status}`)
+      if (!body?.nextCursor) throw new Error(`the list ${first} ended after ${page + 1} pages`)
+      path = `${first}&cursor=${encodeURIComponent(body.nextCursor)}`
+    }
+    return [get(path)]
   }
-  return [get(path)]
-}
 
 export function scenarios(fx: Fixtures): Scenario[] {
   const some = (ids: string[], n: number) => ids.slice(0, n)
   return [
     { name: 'baseline', title: 'GET /healthz (no database)', prepare: fixed(get('/healthz')) },
     { name: 'courses-first', title: 'List courses, first page', prepare: fixed(get(COURSES)) },
-    { name: 'courses-deep', title: `List courses, ${DEEP_PAGES} pages deep`, prepare: deepPage },
+    { name: 'courses-deep', title: `List courses, ${DEEP_PAGES} pages deep`, prepare: deepPage(COURSES) },
     { name: 'courses-search', title: `List courses, search=${SEARCH_TERM}`, prepare: fixed(get(`${COURSES}&search=${SEARCH_TERM}`)) },
     { name: 'courses-count', title: 'List courses, include_count=true', prepare: fixed(get(`${COURSES}&include_count=true`)) },
     {
@@ -64,6 +68,16 @@ export function scenarios(fx: Fixtures): Scenario[] {
       title: 'Course difficulty',
       prepare: fixed(get('/api/v1/learn/admin/analytics/course-difficulty')),
     },
+    { name: 'readiness-first', title: 'Fleet readiness, first page', prepare: fixed(get(FLEET)) },
+    { name: 'readiness-deep', title: `Fleet readiness, ${DEEP_PAGES} pages deep`, prepare: deepPage(FLEET) },
+    { name: 'readiness-not-ready', title: 'Fleet readiness, ready=false', prepare: fixed(get(`${FLEET}&ready=false`)) },
+    {
+      name: 'ship-readiness',
+      title: "One ship's readiness summary",
+      prepare: async () => fx.shipIds.map((id) => get(`/api/v1/shared/ships/${id}/readiness`)),
+    },
+    { name: 'expiring-first', title: 'Fleet expiry list, first page', prepare: fixed(get(EXPIRING)) },
+    { name: 'expiring-deep', title: `Fleet expiry list, ${DEEP_PAGES} pages deep`, prepare: deepPage(EXPIRING) },
     { name: 'review-queue', title: 'Review queue (pending)', prepare: fixed(get('/api/v1/crew/verifications?status=pending')) },
     {
       name: 'document-create',

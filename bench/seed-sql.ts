@@ -127,3 +127,41 @@ export const IDENTITY_DOCUMENTS = `with docs as (
   from docs d join seed_plan p on p.org_id = d.organization_id,
     lateral (select case when x < 70 then 'verified' when x < 90 then 'pending' else 'rejected' end as status
              from (select abs(hashtext(d.id::text)::bigint) % 100 as x) hx) v`
+
+// Two certificates per user (STCW basic safety and medical), expiring from 200 days ago to 5 years ahead;
+// verifications like the documents'.
+export const CERTIFICATES = `with certs as (
+    insert into certificates (id, organization_id, user_id, certificate_type, certificate_number, issuing_authority,
+      issue_date, expiry_date, upload_id, uploaded_by_user_id, notes, created_at, updated_at)
+    select pg_temp.uid('t', p.org_no, n), p.org_id, pg_temp.uid('u', p.org_no, n / 2),
+      (array['stcw_basic_safety','medical'])[1 + n % 2], 'C' || lpad(pg_temp.h(n + 5, 100000000)::text, 8, '0'),
+      'Maritime Authority', e - 1825, e, null, pg_temp.uid('u', p.org_no, n / 2), null, t, t
+    from seed_plan p, generate_series(0, p.users * 2 - 1) n, lateral (select current_date + pg_temp.h(n + 11, 1825) - 200 as e) ex,
+      ${ts(`now() - interval '2 days' - n * interval '7 minutes'`)} t
+    returning id, organization_id, user_id, created_at
+  )
+  insert into verifications (target_type, target_id, organization_id, user_id, status, rejection_reason, reviewed_at,
+    reviewer_user_id, submitted_at, created_at, updated_at)
+  select 'certificate', c.id, c.organization_id, c.user_id, v.status,
+    case when v.status = 'rejected' then 'The certificate number does not match the scan.' end,
+    case when v.status <> 'pending' then c.created_at + interval '1 day' end,
+    case when v.status <> 'pending' then pg_temp.uid('u', p.org_no, 1) end,
+    c.created_at, c.created_at, case when v.status <> 'pending' then c.created_at + interval '1 day' else c.created_at end
+  from certs c join seed_plan p on p.org_id = c.organization_id,
+    lateral (select case when x < 70 then 'verified' when x < 90 then 'pending' else 'rejected' end as status
+             from (select abs(hashtext(c.id::text)::bigint) % 100 as x) hx) v`
+
+// The largest organization's readiness settings and requirements matrix (DECISIONS §10).
+export const READINESS = [
+  `update organizations set settings = '{"expiryWindowDays": {"passport": 180, "medical": 60},
+     "validityMarginDays": {"passport": 180}, "openEndedHorizonDays": 180}'::jsonb
+   where id = pg_temp.uid('o', 0, 0)`,
+  `insert into requirements (organization_id, position, role, document_types, certificate_types)
+   select pg_temp.uid('o', 0, 0), r.position, r.role, r.documents, r.certificates
+   from (values
+     (0, '*', array['passport','seaman_book'], array['stcw_basic_safety','medical']),
+     (1, 'Captain', array['us_visa'], array['deck_certificate','gmdss_endorsement']),
+     (2, 'Chief Engineer', array[]::text[], array['oil_tanker_endorsement']),
+     (3, 'Cook', array[]::text[], array[]::text[])
+   ) as r(position, role, documents, certificates)`,
+]

@@ -130,6 +130,10 @@ async function fill(db: Kysely<any>, scale: number): Promise<void> {
     await timed('registrations+attempts', () => run(statements.LEARNING))
     await timed('course_stats', () => run(statements.COURSE_STATS))
     await timed('identity documents', () => run(statements.IDENTITY_DOCUMENTS))
+    await timed('certificates', () => run(statements.CERTIFICATES))
+    await timed('readiness settings', async () => {
+      for (const statement of statements.READINESS) await run(statement)
+    })
     await run(`create table bench_meta (seed_version integer not null, scale double precision not null, largest_org_id uuid not null,
       admin_user_id uuid not null, seed_seconds double precision, seeded_at timestamptz not null default now())`)
     await sql`insert into bench_meta (seed_version, scale, largest_org_id, admin_user_id)

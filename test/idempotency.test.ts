@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { deleteExpiredKeys } from '../src/lib/idempotency.queries.js'
-import { buildTestApp, client, type TestApp } from './app.js'
-import { createOrg, nextImo, PASSWORD, type TestOrg } from './factories.js'
+import { client, useTestApp } from './app.js'
+import { createOrg, nextImo, PASSWORD, useOrg } from './factories.js'
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
+const org = useOrg(t)
 
 const SHIPS = '/api/v1/shared/ships'
 const ship = () => ({ name: `MV ${randomUUID().slice(0, 8)}`, imoNumber: nextImo() })

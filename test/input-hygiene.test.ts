@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createShip } from '../src/modules/assignments/assignments.fixtures.js'
-import { buildTestApp, type TestApp } from './app.js'
-import { createOrg, type TestOrg } from './factories.js'
+import { useTestApp } from './app.js'
+import { useOrg } from './factories.js'
 import { type JsonSchema, type Operation, servedOperations, typesOf, urlOf } from './served-routes.js'
 
 // DECISIONS §9: text PostgreSQL cannot store (U+0000, unpaired surrogates) and bytes that are not
@@ -11,13 +11,8 @@ const UNPAIRED = { msg: 'String should be valid Unicode', type: 'string_unicode'
 const UNDECODABLE = { msg: 'Percent-encoded bytes should be valid UTF-8', type: 'string_unicode' }
 const JSON_INVALID = { detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] }
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
+const org = useOrg(t)
 
 const course = (fields: Record<string, unknown> = {}) => ({
   organization_id: org.id,

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, client, type TestApp } from './app.js'
-import { createOrg, PASSWORD, type TestOrg } from './factories.js'
+import { describe, expect, it } from 'vitest'
+import { client, useTestApp } from './app.js'
+import { PASSWORD, useOrg } from './factories.js'
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
+const org = useOrg(t)
+// app.inject's peer is 127.0.0.1: trusted as the proxy here.
+const proxied = useTestApp({ TRUST_PROXY: '127.0.0.1' })
+const proxiedOrg = useOrg(proxied)
 
 const CSP =
   "default-src 'self';base-uri 'self';connect-src 'self';font-src 'self' data:;form-action 'self';frame-ancestors 'none';" +
@@ -55,12 +53,15 @@ describe('security headers', () => {
   })
 
   it('add HSTS only to a request that reached a trusted proxy over TLS', async () => {
-    const overTls = await org.crew.api.get('/api/v1/users/me', { 'x-forwarded-proto': 'https' })
+    const overTls = await proxiedOrg.crew.api.get('/api/v1/users/me', { 'x-forwarded-proto': 'https' })
     expect(overTls.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
-    const health = await client(t.app).get('/healthz', { 'x-forwarded-proto': 'https' })
+    const health = await client(proxied.app).get('/healthz', { 'x-forwarded-proto': 'https' })
     expect(health.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
-    const plain = await org.crew.api.get('/api/v1/users/me', { 'x-forwarded-proto': 'http' })
+    const plain = await proxiedOrg.crew.api.get('/api/v1/users/me', { 'x-forwarded-proto': 'http' })
     expect(plain.headers['strict-transport-security']).toBeUndefined()
+    // Without TRUST_PROXY the header is anyone's to send: no HSTS on its word.
+    const untrusted = await org.crew.api.get('/api/v1/users/me', { 'x-forwarded-proto': 'https' })
+    expect(untrusted.headers['strict-transport-security']).toBeUndefined()
   })
 
   it('let /docs load: every asset it names is same-origin, served under the same policy, with no inline code', async () => {

@@ -1,16 +1,11 @@
 import { SignJWT } from 'jose'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, client, TEST_SECRET, type TestApp } from './app.js'
-import { createOrg, type TestOrg } from './factories.js'
+import { describe, expect, it } from 'vitest'
+import { client, TEST_SECRET, useTestApp } from './app.js'
+import { useOrg } from './factories.js'
 
-let t: TestApp
-let org: TestOrg
-beforeAll(async () => {
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
-})
-afterAll(() => t.app.close())
+const t = useTestApp()
+const org = useOrg(t)
 
 const key = new TextEncoder().encode(TEST_SECRET)
 const now = () => Date.now() / 1000

@@ -33,6 +33,8 @@ const UNGATED = [
   'DELETE /api/v1/shared/organization/sso',
   'GET /api/v1/auth/sso/:domain/login',
   'GET /api/v1/auth/sso/callback',
+  'GET /api/v1/shared/organization',
+  'PATCH /api/v1/shared/organization',
 ]
 
 const CREW = [
@@ -56,6 +58,9 @@ const CREW = [
   'GET /api/v1/crew/users/:user_id/verification',
   'GET /api/v1/crew/verifications',
   'GET /api/v1/crew/roster',
+  'GET /api/v1/crew/requirements',
+  'PUT /api/v1/crew/requirements',
+  'GET /api/v1/crew/expiring',
 ]
 
 const LEARN = [
@@ -87,6 +92,14 @@ const LEARN = [
   'GET /api/v1/learn/admin/analytics/course-difficulty',
 ]
 
+// Readiness reads crew records and learning alike: registered under learn, it needs both products (DECISIONS §10).
+const BOTH = [
+  'GET /api/v1/learn/assignments/:assignment_id/readiness',
+  'GET /api/v1/assignments/:assignment_id/readiness',
+  'GET /api/v1/learn/readiness',
+  'GET /api/v1/shared/ships/:ship_id/readiness',
+]
+
 // The OpenAPI document: each operation once, at the path service-spec.md and DECISIONS §8 write
 // (trailing slash where they write one), plus the embedded storage driver's two endpoints (§5).
 const DOCUMENTED = [
@@ -113,6 +126,11 @@ const DOCUMENTED = [
   'DELETE /api/v1/shared/organization/sso',
   'GET /api/v1/auth/sso/{domain}/login',
   'GET /api/v1/auth/sso/callback',
+  'GET /api/v1/shared/organization',
+  'PATCH /api/v1/shared/organization',
+  'GET /api/v1/shared/ships/{ship_id}/readiness',
+  'GET /api/v1/learn/assignments/{assignment_id}/readiness',
+  'GET /api/v1/learn/readiness',
   ...CREW.map((route) => route.replace(/:(\w+)/g, '{$1}')),
   'POST /api/v1/courses/',
   'GET /api/v1/courses/',
@@ -167,7 +185,7 @@ afterAll(() => t.app.close())
 
 describe('the URL map', () => {
   it('serves exactly the methods and URLs served before, each once', () => {
-    const expected = [...UNGATED, ...CREW, ...LEARN].sort()
+    const expected = [...UNGATED, ...CREW, ...LEARN, ...BOTH].sort()
     expect(new Set(expected).size).toBe(expected.length)
     expect(servedRoutes(t.app)).toEqual(expected)
   })
@@ -190,6 +208,9 @@ describe('the URL map', () => {
         })
         expect({ route, status: (await call(withIt, route)).status }).not.toEqual({ route, status: 403 })
       }
+    }
+    for (const route of BOTH) {
+      for (const org of [crewOnly, learnOnly]) expect({ route, status: (await call(org, route)).status }).toEqual({ route, status: 403 })
     }
     for (const route of UNGATED) {
       for (const org of [crewOnly, learnOnly]) {

@@ -102,8 +102,11 @@ export function fromPostgres(url: string, poolSize = 10, connectWaitMs = 3000): 
   })
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
+  // JIT compiling costs tens of milliseconds per statement and our statements run in a few: the
+  // readiness statements cross jit_above_cost only because the planner overestimates them (docs/performance.md).
   pool.on('connect', (client) => {
     client.on('error', () => {})
+    client.query('set jit = off').catch(() => {})
     nameStatements(client)
   })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })

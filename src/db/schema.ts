@@ -35,12 +35,17 @@ export const CERTIFICATE_TYPES = [
   'other',
 ] as const
 export type CertificateType = (typeof CERTIFICATE_TYPES)[number]
+/** Every document and certificate type: the keys of the per-type settings maps and of the expiry list's filter. */
+export const RECORD_TYPES = [...DOCUMENT_TYPES, ...CERTIFICATE_TYPES]
+export type RecordType = DocumentType | CertificateType
 
 export interface OrganizationsTable {
   id: string
   name: string
   domain: Nullable<string>
   products: ColumnType<Product[], Product[] | undefined, Product[]>
+  /** Only the keys an admin has set (DECISIONS §10); read with the defaults filled in. */
+  settings: ColumnType<Record<string, unknown>, string | undefined, string>
   created_at: CreatedAt
 }
 
@@ -300,6 +305,14 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp
 }
 
+export interface RequirementsTable {
+  organization_id: string
+  position: number
+  role: string
+  document_types: string[]
+  certificate_types: string[]
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -323,4 +336,5 @@ export interface DB {
   sso_settings: SsoSettingsTable
   sso_login_states: SsoLoginStatesTable
   idempotency_keys: IdempotencyKeysTable
+  requirements: RequirementsTable
 }

@@ -36,6 +36,12 @@ export function assertRouteAllowed(actor: Actor, product: Product | undefined, r
   if (roles && !roles.includes(actor.role)) throw forbidden()
 }
 
+/** For operations that span both products (readiness needs crew records and learning): 403 without either. */
+export function assertProducts(actor: Actor, products: readonly Product[]): void {
+  const missing = products.find((product) => !actor.products.includes(product))
+  if (missing) throw forbidden(`Your organization does not have the ${missing} product`)
+}
+
 /**
  * Row visibility, the one rule: the user whose rows the caller sees, or undefined when the caller sees
  * every row of the organization. `seesAll` are the roles that see everyone's rows: staff for crew

@@ -1,5 +1,5 @@
-import type { Socket } from 'node:net'
 import type { Server } from 'node:http'
+import type { Socket } from 'node:net'
 import type { FastifyHttpOptions } from 'fastify'
 import type { Config } from '../config.js'
 

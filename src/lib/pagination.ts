@@ -10,10 +10,15 @@ export function encodeCursor(key: CursorKey): string {
 }
 
 export function decodeCursor(raw: string | undefined): CursorKey | null {
+  return decodeCursorOf(raw, isSortKey)
+}
+
+/** A cursor whose key `isKey` accepts; anything else is a 422 at `["query","cursor"]`. */
+export function decodeCursorOf(raw: string | undefined, isKey: (key: CursorKey) => boolean): CursorKey | null {
   if (raw === undefined || raw === '') return null
   try {
     const key = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'))
-    if (Array.isArray(key) && key.length === 2 && key.every((v) => typeof v === 'string') && isSortKey(key as CursorKey)) {
+    if (Array.isArray(key) && key.length === 2 && key.every((v) => typeof v === 'string') && isKey(key as CursorKey)) {
       return key as CursorKey
     }
   } catch {
@@ -26,6 +31,14 @@ export function decodeCursor(raw: string | undefined): CursorKey | null {
 function isSortKey([first, id]: CursorKey): boolean {
   const time = Date.parse(first)
   return isUuid(id) && !Number.isNaN(time) && new Date(time).toISOString() === first
+}
+
+/** A (date, id) key of a list ordered by a calendar date; `infinity` stands for "no date" where that sorts last. */
+export function isDateKey([date, id]: CursorKey, allowInfinity = false): boolean {
+  if (allowInfinity && date === 'infinity') return isUuid(id)
+  if (!isUuid(id) || !/^\d{4}-\d{2}-\d{2}$/.test(date) || date.startsWith('0000')) return false
+  const time = Date.parse(`${date}T00:00:00Z`)
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(date)
 }
 
 /** Rows strictly after the cursor in (sortColumn, id) order, descending or ascending. */

@@ -22,6 +22,9 @@ function makeAjv(coerce: boolean): Ajv {
     validateFormats: true,
   })
   addFormats(ajv, ['uuid', 'date', 'date-time', 'email', 'uri'])
+  // Year 0000 passes the ISO pattern but PostgreSQL refuses it: a 422 here, never a 500 there.
+  const isoDate = ajv.formats.date as { validate: (value: string) => boolean }
+  ajv.addFormat('date', { type: 'string', validate: (value: string) => isoDate.validate(value) && !value.startsWith('0000') })
   return ajv
 }
 
@@ -98,6 +101,8 @@ function describe(error: ErrorObject): [string, string] | null {
       return ['greater_than', `Input should be greater than ${p.limit}`]
     case 'pattern':
       return ['string_pattern_mismatch', 'String does not match the expected pattern']
+    case 'additionalProperties':
+      return ['extra_forbidden', 'Extra inputs are not permitted']
     case 'uniqueItems':
       return ['value_error', 'List items must be unique']
     case 'minProperties':
@@ -124,6 +129,8 @@ export function toIssues(errors: ErrorObject[] | null | undefined, prefix: Loc):
     if (!described) continue
     const loc = [...prefix, ...pathOf(error.instancePath)]
     if (error.keyword === 'required') loc.push((error.params as { missingProperty: string }).missingProperty)
+    // A key that a closed map does not allow is reported at the key itself.
+    if (error.keyword === 'additionalProperties') loc.push((error.params as { additionalProperty: string }).additionalProperty)
     const key = JSON.stringify(loc)
     if (seen.has(key)) continue
     seen.add(key)

@@ -8,10 +8,14 @@ import { certificateRoutes, userCertificatesRoutes } from './certificates/certif
 import { coursesRoutes } from './courses/courses.routes.js'
 import { curriculumsRoutes } from './curriculums/curriculums.routes.js'
 import { experienceRoutes, userExperienceRoutes } from './experience/experience.routes.js'
+import { expiringRoutes } from './expiring/expiring.routes.js'
 import { healthRoutes } from './health/health.routes.js'
 import { identityDocumentRoutes, userIdentityDocumentsRoutes } from './identity-documents/identity-documents.routes.js'
 import { nextOfKinRoutes, userNextOfKinRoutes } from './next-of-kin/next-of-kin.routes.js'
+import { organizationRoutes } from './organizations/organizations.routes.js'
+import { assignmentReadinessRoutes, fleetReadinessRoutes, shipReadinessRoutes } from './readiness/readiness.routes.js'
 import { registrationReadRoutes, registrationsRoutes } from './registrations/registrations.routes.js'
+import { requirementsRoutes } from './requirements/requirements.routes.js'
 import { rosterRoutes } from './roster/roster.routes.js'
 import { shipsRoutes } from './ships/ships.routes.js'
 import { ssoBrowserRoutes, ssoSettingsRoutes } from './sso/sso.routes.js'
@@ -62,6 +66,17 @@ const registrations: Registration[] = [
   { plugin: analyticsRoutes, prefix: '/api/v1/learn/admin/analytics', product: 'learn' },
   { plugin: ssoSettingsRoutes, prefix: '/api/v1/shared/organization/sso' },
   { plugin: ssoBrowserRoutes, prefix: '/api/v1/auth/sso' },
+  { plugin: organizationRoutes, prefix: '/api/v1/shared/organization' },
+  { plugin: requirementsRoutes, prefix: '/api/v1/crew/requirements', product: 'crew' },
+  { plugin: expiringRoutes, prefix: '/api/v1/crew/expiring', product: 'crew' },
+  {
+    plugin: assignmentReadinessRoutes,
+    prefix: '/api/v1/learn/assignments/:assignment_id/readiness',
+    product: 'learn',
+    aliases: ['/api/v1/assignments/:assignment_id/readiness'],
+  },
+  { plugin: fleetReadinessRoutes, prefix: '/api/v1/learn/readiness', product: 'learn' },
+  { plugin: shipReadinessRoutes, prefix: '/api/v1/shared/ships/:ship_id/readiness' },
 ]
 
 /** Marks every route of one registration: its product for the access check, and hidden from the document if an alias. */

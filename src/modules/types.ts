@@ -22,4 +22,3 @@ export interface ModuleDeps {
 
 /** A module's routes, with paths relative to the prefix it is registered at in modules/index.ts. */
 export type ModulePlugin = (app: App, deps: ModuleDeps) => Promise<void> | void
-

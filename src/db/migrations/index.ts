@@ -4,6 +4,9 @@ import * as courseIndexes from './2026_11_21_0008_course_indexes.js'
 import * as actorNotifications from './2026_11_21_0009_actor_notifications.js'
 import * as oneActiveAssignment from './2026_11_23_0101_one_active_assignment.js'
 import * as loginFailuresCreated from './2026_11_23_0301_login_failures_created.js'
+import * as organizationSettings from './2026_11_23_0801_organization_settings.js'
+import * as requirements from './2026_11_23_0802_requirements.js'
+import * as readinessIndexes from './2026_11_23_0803_readiness_indexes.js'
 import * as sso from './2026_11_23_0901_sso.js'
 import * as tokensValidAfter from './2026_11_23_1101_tokens_valid_after.js'
 import * as idempotencyKeys from './2026_11_23_1102_idempotency_keys.js'
@@ -18,4 +21,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0901_sso': sso,
   '2026_11_23_1101_tokens_valid_after': tokensValidAfter,
   '2026_11_23_1102_idempotency_keys': idempotencyKeys,
+  '2026_11_23_0801_organization_settings': organizationSettings,
+  '2026_11_23_0802_requirements': requirements,
+  '2026_11_23_0803_readiness_indexes': readinessIndexes,
 }

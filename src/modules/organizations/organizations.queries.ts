@@ -1,0 +1,40 @@
+import { type RawBuilder, sql } from 'kysely'
+import type { Db } from '../../db/database.js'
+import type { SettingsUpdate } from './organizations.schemas.js'
+import { PER_TYPE_MAPS } from './settings.js'
+
+const COLUMNS = ['id', 'name', 'domain', 'products', 'settings'] as const
+
+export function findOrganization(db: Db, orgId: string) {
+  return db.selectFrom('organizations').select(COLUMNS).where('id', '=', orgId).executeTakeFirst()
+}
+
+/**
+ * The stored settings with a PATCH merged in, in one expression (so concurrent PATCHes of different keys
+ * both land): sent keys replace, the per-type maps merge entry by entry, and a null anywhere removes
+ * that key or entry (jsonb_strip_nulls), which brings back its default.
+ */
+function mergedSettings(patch: SettingsUpdate): RawBuilder<string> {
+  const entries = Object.entries(patch)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => {
+      const json = JSON.stringify(value)
+      const merged = (PER_TYPE_MAPS as readonly string[]).includes(key) && value !== null
+      return merged ? sql`${key}::text, coalesce(settings->${key}::text, '{}'::jsonb) || ${json}::jsonb` : sql`${key}::text, ${json}::jsonb`
+    })
+  if (entries.length === 0) return sql<string>`settings`
+  return sql<string>`jsonb_strip_nulls(settings || jsonb_build_object(${sql.join(entries)}))`
+}
+
+export async function updateOrganization(db: Db, orgId: string, changes: { name?: string; settings?: SettingsUpdate }) {
+  if (changes.name === undefined && changes.settings === undefined) return (await findOrganization(db, orgId))!
+  return db
+    .updateTable('organizations')
+    .set({
+      ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(changes.settings === undefined ? {} : { settings: mergedSettings(changes.settings) }),
+    })
+    .where('id', '=', orgId)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow()
+}

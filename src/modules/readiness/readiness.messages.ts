@@ -1,0 +1,50 @@
+import type { Code } from './readiness.schemas.js'
+
+// The `message` of each issue: one sentence a crewing office can act on.
+
+const TYPE_NAMES: Record<string, string> = {
+  passport: 'Passport',
+  us_visa: 'US visa',
+  seaman_book: "Seaman's book",
+  national_id: 'National ID',
+  stcw_basic_safety: 'STCW basic safety certificate',
+  deck_certificate: 'Deck certificate',
+  gmdss_endorsement: 'GMDSS endorsement',
+  oil_tanker_endorsement: 'Oil tanker endorsement',
+  medical: 'Medical certificate',
+  flag_certificate: 'Flag certificate',
+  other: 'Other certificate',
+}
+
+export interface IssueFacts {
+  code: Code
+  requirement: string
+  /** The document's expiry date, or the course's due date. */
+  date: string | null
+  /** The date the document has to reach (for document_expires_during_assignment). */
+  bound: string | null
+  courseTitle: string | null
+}
+
+export function messageOf(issue: IssueFacts): string {
+  const name = TYPE_NAMES[issue.requirement] ?? issue.requirement
+  const course = `Course "${issue.courseTitle ?? issue.requirement}"`
+  switch (issue.code) {
+    case 'document_missing':
+      return `${name} is required for this role and none is on record.`
+    case 'document_rejected':
+      return `${name} is required for this role and every one on record was rejected.`
+    case 'document_expired':
+      return `${name} expired on ${issue.date}.`
+    case 'document_expires_during_assignment':
+      return `${name} expires on ${issue.date}: it must be valid until ${issue.bound}.`
+    case 'document_expiring_soon':
+      return `${name} expires on ${issue.date}, soon after the assignment ends.`
+    case 'document_unverified':
+      return `${name} is waiting for verification by the office.`
+    case 'course_overdue':
+      return `${course} was due on ${issue.date} and is not passed.`
+    case 'course_not_passed':
+      return issue.date ? `${course} is not passed yet (due on ${issue.date}).` : `${course} is not passed yet.`
+  }
+}

@@ -1,0 +1,193 @@
+import { type RawBuilder, sql } from 'kysely'
+import type { Db } from '../../db/database.js'
+import { decodeCursorOf, isDateKey, type PageResult, toPage } from '../../lib/pagination.js'
+import { splitIds } from '../assignments/assignments.schemas.js'
+import { orgSettings } from '../organizations/settings.queries.js'
+import { activeOn, issueOrder, issuesOf, throughOf, type VerdictContext, verdictOf } from './issues.queries.js'
+import { messageOf } from './readiness.messages.js'
+import { BLOCKERS, CODES, type Code, type FleetItem, type FleetQuery, type Readiness, type ShipReadiness } from './readiness.schemas.js'
+
+interface IssueRow {
+  id: string
+  user_id: string
+  ship_id: string
+  role: string
+  through: string
+  code: Code | null
+  requirement: string
+  target_type: Readiness['blockers'][number]['targetType']
+  target_id: string | null
+  date: string | null
+  bound: string | null
+  course_title: string | null
+}
+
+/** One assignment's verdict; undefined when it is not visible (another organization, or not `onlyUserId`'s). */
+export async function assignmentReadiness(
+  db: Db,
+  ctx: VerdictContext,
+  assignmentId: string,
+  onlyUserId?: string,
+): Promise<Readiness | undefined> {
+  const { rows } = await sql<IssueRow>`
+    with ${orgSettings(ctx.orgId)}
+    select a.id, a.user_id, a.ship_id, a.role, ${throughOf(ctx)} as through, i.code, i.requirement, i.target_type, i.target_id,
+      i.date, i.bound, c.title as course_title
+    from assignments a
+    cross join org
+    left join lateral (${issuesOf(ctx)}) i on true
+    left join courses c on c.id = (case when i.target_type = 'registration' then i.requirement::uuid end)
+    where a.organization_id = ${ctx.orgId} and a.id = ${assignmentId} ${onlyUserId ? sql`and a.user_id = ${onlyUserId}` : sql``}
+    order by ${issueOrder(CODES)}`.execute(db)
+  if (rows.length === 0) return undefined
+  const [first] = rows
+  const issues = rows
+    .filter((row): row is IssueRow & { code: Code } => row.code !== null)
+    .map((row) => ({
+      code: row.code,
+      requirement: row.requirement,
+      targetType: row.target_type,
+      targetId: row.target_id,
+      message: messageOf({ code: row.code, requirement: row.requirement, date: row.date, bound: row.bound, courseTitle: row.course_title }),
+    }))
+  const blockers = issues.filter((issue) => BLOCKERS.includes(issue.code))
+  return {
+    assignmentId: first.id,
+    userId: first.user_id,
+    shipId: first.ship_id,
+    role: first.role,
+    asOf: ctx.asOf,
+    through: first.through,
+    ready: blockers.length === 0,
+    blockers,
+    warnings: issues.filter((issue) => !BLOCKERS.includes(issue.code)),
+  }
+}
+
+interface FleetRow {
+  id: string
+  user_id: string
+  user_name: string
+  ship_id: string
+  ship_name: string
+  role: string
+  start_date: string | null
+  end_date: string | null
+  blocker_count: number
+  warning_count: number
+  codes: Code[]
+}
+
+const toFleetItem = (row: FleetRow): FleetItem => ({
+  assignmentId: row.id,
+  userId: row.user_id,
+  userName: row.user_name,
+  shipId: row.ship_id,
+  shipName: row.ship_name,
+  role: row.role,
+  startDate: row.start_date,
+  endDate: row.end_date,
+  ready: row.blocker_count === 0,
+  blockerCount: row.blocker_count,
+  warningCount: row.warning_count,
+  codes: row.codes,
+})
+
+// The fleet's order: startDate ascending with no start date last, then id; the index has the same key.
+const startKey = sql`coalesce(a.start_date, 'infinity'::date)`
+
+/** The filters of the fleet list that need no verdict, over `a`. */
+function assignmentFilters(ctx: VerdictContext, query: FleetQuery, onlyUserId?: string): RawBuilder<unknown>[] {
+  const filters = [sql`a.organization_id = ${ctx.orgId}`, activeOn(ctx, query.is_active)]
+  if (onlyUserId) filters.push(sql`a.user_id = ${onlyUserId}`)
+  if (query.user_id) filters.push(sql`a.user_id = ${query.user_id}`)
+  if (query.ship_id) {
+    const ids = splitIds(query.ship_id)
+    filters.push(ids.length === 1 ? sql`a.ship_id = ${ids[0]}` : sql`a.ship_id = any(${ids}::uuid[])`)
+  }
+  return filters
+}
+
+/** The filters on the verdict `v`. */
+function verdictFilters(query: FleetQuery): RawBuilder<unknown>[] {
+  const filters: RawBuilder<unknown>[] = []
+  if (query.ready !== undefined) filters.push(query.ready ? sql`v.blocker_count = 0` : sql`v.blocker_count > 0`)
+  if (query.code) filters.push(sql`${query.code}::text = any(v.codes)`)
+  return filters
+}
+
+const and = (filters: RawBuilder<unknown>[]) => sql.join(filters, sql` and `)
+
+/**
+ * One page of the fleet: one statement, whatever the fleet's size. Assignments are read in index order
+ * from the cursor and judged one by one until the page is full, so the cost follows the page, not the fleet.
+ */
+export async function fleetReadiness(db: Db, ctx: VerdictContext, query: FleetQuery, onlyUserId?: string): Promise<PageResult<FleetItem>> {
+  const cursor = decodeCursorOf(query.cursor, (key) => isDateKey(key, true))
+  const filters = [...assignmentFilters(ctx, query, onlyUserId), ...verdictFilters(query)]
+  if (cursor) filters.push(sql`(${startKey}, a.id) > (${cursor[0]}::date, ${cursor[1]}::uuid)`)
+  const page = (trx: Db) =>
+    sql<FleetRow>`
+      with ${orgSettings(ctx.orgId)}
+      select a.id, a.user_id, u.first_name || ' ' || u.last_name as user_name, a.ship_id, s.name as ship_name, a.role,
+        a.start_date, a.end_date, v.blocker_count, v.warning_count, v.codes
+      from assignments a
+      cross join org
+      cross join lateral (${verdictOf(ctx)}) v
+      join users u on u.id = a.user_id
+      join ships s on s.id = a.ship_id
+      where ${and(filters)}
+      order by ${startKey}, a.id
+      limit ${query.limit + 1}`.execute(trx)
+  const keyOf = (row: FleetRow): [string, string] => [row.start_date ?? 'infinity', row.id]
+  if (!query.include_count) return toPage((await page(db)).rows, query.limit, keyOf, toFleetItem)
+  // The page and its count read one snapshot, so a matrix replaced in between cannot make them disagree.
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const rows = (await page(trx)).rows
+      const count = await fleetCount(trx, ctx, query, onlyUserId)
+      return toPage(rows, query.limit, keyOf, toFleetItem, count)
+    })
+}
+
+/** How many assignments the filters match; verdicts are computed only when a filter needs them. */
+async function fleetCount(db: Db, ctx: VerdictContext, query: FleetQuery, onlyUserId?: string): Promise<number> {
+  const verdicts = verdictFilters(query)
+  const judged = verdicts.length > 0 ? sql`cross join lateral (${verdictOf(ctx)}) v` : sql``
+  const { rows } = await sql<{ n: number }>`
+    with ${orgSettings(ctx.orgId)}
+    select count(*)::int as n from assignments a cross join org ${judged}
+    where ${and([...assignmentFilters(ctx, query, onlyUserId), ...verdicts])}`.execute(db)
+  return rows[0].n
+}
+
+/** The verdicts of one ship's assignments active on asOf, counted; undefined when the ship is not the organization's. */
+export async function shipReadiness(db: Db, ctx: VerdictContext, shipId: string): Promise<ShipReadiness | undefined> {
+  const { rows } = await sql<{ ship_id: string; assignments: number; ready: number; by_code: Record<string, number> }>`
+    with ${orgSettings(ctx.orgId)},
+    verdicts as (
+      select v.blocker_count, v.codes
+      from assignments a
+      cross join org
+      cross join lateral (${verdictOf(ctx)}) v
+      where a.organization_id = ${ctx.orgId} and a.ship_id = ${shipId} and ${activeOn(ctx)}
+    )
+    select s.id as ship_id, (select count(*)::int from verdicts) as assignments,
+      (select count(*)::int from verdicts where blocker_count = 0) as ready,
+      (select coalesce(jsonb_object_agg(code, n), '{}'::jsonb)
+        from (select code, count(*)::int as n from verdicts, unnest(verdicts.codes) code group by code) c) as by_code
+    from ships s
+    where s.organization_id = ${ctx.orgId} and s.id = ${shipId}`.execute(db)
+  const row = rows[0]
+  if (!row) return undefined
+  return {
+    shipId: row.ship_id,
+    asOf: ctx.asOf,
+    assignments: row.assignments,
+    ready: row.ready,
+    notReady: row.assignments - row.ready,
+    byCode: row.by_code,
+  }
+}
