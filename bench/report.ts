@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import type { CpuPerRequest } from './cpu.js'
 import type { LoadResult } from './load.js'
 
 export interface Row {
@@ -8,6 +9,8 @@ export interface Row {
   /** Absent when the scenario could not be prepared (see note). */
   result?: LoadResult
   rssMb: number
+  /** Server and PostgreSQL CPU per request, in µs. */
+  cpu?: CpuPerRequest
   note?: string
 }
 
@@ -100,13 +103,14 @@ function statusSummary(row: Row): string {
 export function renderTable(rows: Row[]): string {
   const baseline = rows.find((row) => row.name === 'baseline')?.result?.rps
   const lines = [
-    '| scenario | req/s | % of baseline | p50 ms | p99 ms | errors | non-2xx | peak RSS MB | responses |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|---|',
+    '| scenario | req/s | % of baseline | p50 ms | p99 ms | server CPU µs/req | PostgreSQL CPU µs/req | errors | non-2xx | peak RSS MB | responses |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
   ]
   for (const row of rows) {
     const r = row.result
     const share = r && baseline ? `${fmt((100 * r.rps) / baseline, 1)} %` : '–'
-    const cells = r ? [fmt(r.rps), share, r.p50, r.p99, r.errors, r.non2xx] : ['–', '–', '–', '–', '–', '–']
+    const cpu = row.cpu ? [row.cpu.serverUs, row.cpu.postgresUs] : ['–', '–']
+    const cells = r ? [fmt(r.rps), share, r.p50, r.p99, ...cpu, r.errors, r.non2xx] : ['–', '–', '–', '–', '–', '–', '–', '–']
     lines.push(`| ${row.title} | ${cells.join(' | ')} | ${row.rssMb} | ${statusSummary(row)} |`)
   }
   return lines.join('\n')

@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { createTokens } from '../src/lib/auth.js'
+import pg from 'pg'
+import { measureCpu } from './cpu.js'
 import { loadFixtures } from './fixtures.js'
 import type { LoadRequest, LoadResult, LoadSpec } from './load.js'
 import { evaluateTargets, type Row, renderTable, renderTargets, writeResults } from './report.js'
@@ -20,8 +22,10 @@ const settings = {
   duration: Number(env.BENCH_DURATION || 10),
   connections: Number(env.BENCH_CONNECTIONS || 32),
   only: env.BENCH_ONLY ? env.BENCH_ONLY.split(',') : null,
+  /** Another build to serve (e.g. a checkout of the previous commit), for before/after comparisons. */
+  serverEntry: env.BENCH_SERVER || 'dist/src/server.js',
 }
-const RESULTS = 'bench/results/latest.json'
+const RESULTS = env.BENCH_RESULTS || 'bench/results/latest.json'
 const workDir = mkdtempSync(join(tmpdir(), 'seaworthy-bench-'))
 
 function runLoad(spec: LoadSpec, name: string): Promise<LoadResult> {
@@ -49,7 +53,7 @@ async function probe(server: Server, headers: Record<string, string>, request: L
   return response.ok ? undefined : `probe ${response.status}: ${text.slice(0, 160)}`
 }
 
-async function runScenario(server: Server, headers: Record<string, string>, api: Api, scenario: Scenario): Promise<Row> {
+async function runScenario(server: Server, postgres: pg.Client, headers: Record<string, string>, api: Api, scenario: Scenario): Promise<Row> {
   const row: Row = { name: scenario.name, title: scenario.title, rssMb: 0 }
   let requests: LoadRequest[]
   try {
@@ -61,10 +65,14 @@ async function runScenario(server: Server, headers: Record<string, string>, api:
   }
   const spec: LoadSpec = { url: server.url, connections: settings.connections, duration: settings.duration, headers, requests }
   server.takePeakRss()
+  const cpu = await measureCpu(server.pid, postgres)
   row.result = await runLoad(spec, scenario.name)
   row.rssMb = server.takePeakRss()
+  row.cpu = await cpu(row.result.requests)
   const r = row.result
-  console.log(`  ${scenario.name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}`)
+  console.log(
+    `  ${scenario.name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  CPU/request: server ${row.cpu.serverUs} µs, PostgreSQL ${row.cpu.postgresUs} µs`,
+  )
   return row
 }
 
@@ -104,7 +112,10 @@ async function main(): Promise<void> {
   })
   const headers = { authorization: `Bearer ${token}` }
   const list = scenarios(fixtures).filter((s) => !settings.only || s.name === 'baseline' || settings.only.includes(s.name))
-  const server = await startServer(settings.databaseUrl, secret)
+  const server = await startServer(settings.databaseUrl, secret, settings.serverEntry)
+  // Reads pg_stat_activity for the backends of the bench database: their CPU per scenario.
+  const postgres = new pg.Client({ connectionString: settings.databaseUrl })
+  await postgres.connect()
   const rows: Row[] = []
   let highWaterMb = 0
   let serverErrors: string[] = []
@@ -119,11 +130,11 @@ async function main(): Promise<void> {
       'warmup',
     )
     console.log(`Load: ${settings.duration} s × ${settings.connections} connections per scenario, server pid ${server.pid}`)
-    for (const scenario of list) rows.push(await runScenario(server, headers, api, scenario))
+    for (const scenario of list) rows.push(await runScenario(server, postgres, headers, api, scenario))
     highWaterMb = server.highWaterMark()
     serverErrors = server.loggedErrors()
   } finally {
-    await server.stop()
+    await Promise.all([server.stop(), postgres.end()])
   }
   const targets = evaluateTargets(rows, highWaterMb)
   console.log(`\n${renderTable(rows)}\n\nTargets:\n${renderTargets(targets)}\n`)

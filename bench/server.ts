@@ -17,8 +17,6 @@ export interface Server {
   stop(): Promise<void>
 }
 
-const SERVER_ENTRY = 'dist/src/server.js'
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
@@ -65,10 +63,10 @@ async function waitUntilReady(url: string, child: ChildProcess, output: () => st
 }
 
 /** Serves the production build as a child process, as an operator would run it. */
-export async function startServer(databaseUrl: string, jwtSecret: string): Promise<Server> {
-  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run npm run build first`)
+export async function startServer(databaseUrl: string, jwtSecret: string, entry: string): Promise<Server> {
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`)
   const port = await freePort()
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(process.execPath, [entry], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -6,7 +6,9 @@ import type { DB } from '../src/db/schema.js'
 import { courseDifficultyQuery } from '../src/modules/analytics/analytics.queries.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from '../src/modules/assignments/bulk.queries.js'
 import { bulkAddCourses, bulkRemoveCourses } from '../src/modules/assignments/bulk-courses.queries.js'
+import { updateAssignment } from '../src/modules/assignments/assignments.queries.js'
 import { expiringOfUser } from '../src/modules/crew-records/crew-records.queries.js'
+import { insertIdentityDocument } from '../src/modules/identity-documents/identity-documents.queries.js'
 
 // The statements with the most logic in SQL, as Kysely compiles them for PostgreSQL, kept in
 // test/__snapshots__/sql/ so that a change to them is reviewed as SQL. After an intended change:
@@ -77,5 +79,22 @@ describe('SQL snapshots', () => {
   ] as const)('expiry status of %s: computed by the database, in the answer and the filter', async (name, table) => {
     const statements = await compiledSql((db) => expiringOfUser(db, table, ORG, 90, USER, { expiry_status: 'expiring_soon' }).execute())
     await matchesSnapshot(`${name}-expiring`, `expiringOfUser: a user's ${name} with expiry_status=expiring_soon`, statements)
+  })
+
+  it('identity document create: one statement checking the user and the upload, inserting the document, its verification and event', async () => {
+    const review = {
+      fields: { status: 'pending' as const, submitted_at: new Date(0), reviewed_at: null, reviewer_user_id: null, rejection_reason: null },
+      event: { action: 'create', actorUserId: USER, reason: null },
+    }
+    const columns = { document_type: 'passport' as const, document_number: 'P1', uploaded_by_user_id: USER, upload_id: IDS[1] }
+    const statements = await compiledSql((db) =>
+      insertIdentityDocument(db, ORG, 90, { id: IDS[0], userId: USER, columns, upload: { id: IDS[1], ownerId: USER }, review }),
+    )
+    await matchesSnapshot('identity-document-create', 'insertIdentityDocument: with an upload a crew member references', statements)
+  })
+
+  it('PATCH assignment without dates: one statement updating and reading back', async () => {
+    const statements = await compiledSql((db) => updateAssignment(db, ORG, IDS[0], { role: 'Bosun' }))
+    await matchesSnapshot('assignment-update', 'updateAssignment: role only', statements)
   })
 })

@@ -6,6 +6,7 @@ import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { migrations } from './migrations/index.js'
+import { nameStatements } from './named-statements.js'
 import type { DB } from './schema.js'
 
 export type Db = Kysely<DB>
@@ -106,6 +107,7 @@ export function fromPostgres(url: string, poolSize = 10, connectWaitMs = 3000): 
   pool.on('connect', (client) => {
     client.on('error', () => {})
     client.query('set jit = off').catch(() => {})
+    nameStatements(client)
   })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
   return {

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
+import { compiledOnce } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
 import { todayUtcSql } from '../../lib/dates.js'
 import { isUniqueViolation } from '../../lib/db-errors.js'
@@ -99,11 +100,15 @@ const joined = (db: Db, orgId: string) =>
     .innerJoin('ships as s', 's.id', 'a.ship_id')
     .where('a.organization_id', '=', orgId)
 
+const byId = compiledOnce((db: Db, p: { orgId: string; id: string }) => joined(db, p.orgId).where('a.id', '=', p.id).select(rowColumns))
+const byIdOfUser = compiledOnce((db: Db, p: { orgId: string; id: string; userId: string }) =>
+  joined(db, p.orgId).where('a.id', '=', p.id).where('a.user_id', '=', p.userId).select(rowColumns),
+)
+
 /** One assignment of the organization; with `onlyUserId`, only if it is that user's. */
-export function findAssignment(db: Db, orgId: string, assignmentId: string, onlyUserId?: string): Promise<AssignmentRow | undefined> {
-  let query = joined(db, orgId).where('a.id', '=', assignmentId)
-  if (onlyUserId) query = query.where('a.user_id', '=', onlyUserId)
-  return query.select(rowColumns).executeTakeFirst()
+export async function findAssignment(db: Db, orgId: string, id: string, onlyUserId?: string): Promise<AssignmentRow | undefined> {
+  const rows = onlyUserId ? await byIdOfUser(db, { orgId, id, userId: onlyUserId }) : await byId(db, { orgId, id })
+  return rows[0]
 }
 
 export function listAssignments(db: Db, orgId: string, query: AssignmentListQuery, onlyUserId?: string) {
@@ -181,13 +186,27 @@ export function lockAssignment(db: Db, orgId: string, assignmentId: string) {
     .executeTakeFirst()
 }
 
-export async function updateAssignment(db: Db, orgId: string, assignmentId: string, changes: AssignmentColumns): Promise<void> {
-  await oneActivePerShip(
+/** Updates the assignment and answers it as reads show it, in one statement; undefined when there is none. */
+export function updateAssignment(
+  db: Db,
+  orgId: string,
+  assignmentId: string,
+  changes: AssignmentColumns,
+): Promise<AssignmentRow | undefined> {
+  return oneActivePerShip(
     db
-      .updateTable('assignments')
-      .set({ ...changes, updated_at: new Date() })
-      .where('organization_id', '=', orgId)
-      .where('id', '=', assignmentId)
-      .execute(),
+      .with('a', (qc) =>
+        qc
+          .updateTable('assignments')
+          .set({ ...changes, updated_at: new Date() })
+          .where('organization_id', '=', orgId)
+          .where('id', '=', assignmentId)
+          .returningAll(),
+      )
+      .selectFrom('a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .innerJoin('ships as s', 's.id', 'a.ship_id')
+      .select(rowColumns)
+      .executeTakeFirst(),
   )
 }

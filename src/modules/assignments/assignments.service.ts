@@ -32,16 +32,26 @@ export async function createAssignment(db: Db, orgId: string, body: AssignmentCr
 }
 
 /** PATCH: omitted fields stay, null clears a date; the date rules hold on the resulting row. */
+/**
+ * PATCH. A body without dates cannot break the date rules the stored row keeps, so it is one
+ * statement (update and read back). A body with dates is checked against the stored dates it does
+ * not replace: those are read and locked first, in a transaction, so no concurrent PATCH slips past.
+ */
 export async function patchAssignment(db: Db, orgId: string, assignmentId: string, body: AssignmentUpdate): Promise<AssignmentRow> {
-  return db.transaction().execute(async (trx) => {
-    const current = await lockAssignment(trx, orgId, assignmentId)
-    if (!current) throw notFound('Assignment')
-    const changes = columnsOf(ASSIGNMENT_COLUMNS, body)
-    if (Object.keys(changes).length > 0) {
+  const changes = columnsOf(ASSIGNMENT_COLUMNS, body)
+  const setsDates = ASSIGNMENT_DATE_ORDER.flat().some((field) => body[field] !== undefined)
+  let row: AssignmentRow | undefined
+  if (Object.keys(changes).length === 0) row = await findAssignment(db, orgId, assignmentId)
+  else if (!setsDates) row = await updateAssignment(db, orgId, assignmentId, changes)
+  else {
+    row = await db.transaction().execute(async (trx) => {
+      const current = await lockAssignment(trx, orgId, assignmentId)
+      if (!current) return undefined
       const stored = { startDate: current.start_date, dueDate: current.due_date, endDate: current.end_date }
       checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body, stored).throwIfAny()
-      await updateAssignment(trx, orgId, assignmentId, changes)
-    }
-    return (await findAssignment(trx, orgId, assignmentId))!
-  })
+      return updateAssignment(trx, orgId, assignmentId, changes)
+    })
+  }
+  if (!row) throw notFound('Assignment')
+  return row
 }

@@ -1,10 +1,11 @@
-import { type Selectable, sql } from 'kysely'
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
+import { compiledOnce } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
-import type { CoursesTable } from '../../db/schema.js'
+import type { CoursesTable, DB } from '../../db/schema.js'
 import { iso } from '../../lib/dates.js'
 import { conflict } from '../../lib/errors.js'
-import { newestFirstPage } from '../../lib/pagination.js'
+import { afterCursor, decodeCursor, newestFirstPage, toPage } from '../../lib/pagination.js'
 import type { ListQuery } from '../../lib/schemas.js'
 import { containsPattern } from '../../lib/search.js'
 import type { Course, CourseDetail } from './courses.schemas.js'
@@ -79,38 +80,56 @@ export function deleteCourse(db: Db, orgId: string, courseId: string): Promise<b
   })
 }
 
+/** A course's columns with its enrollment count, from the per-course counters. */
+const withEnrollments = <O>(qb: SelectQueryBuilder<DB, 'courses', O>) =>
+  qb.select((eb) => [
+    'courses.id',
+    'courses.title',
+    'courses.description',
+    'courses.created_at',
+    eb.fn
+      .coalesce(
+        eb.selectFrom('course_stats').select('course_stats.enrollments').whereRef('course_stats.course_id', '=', 'courses.id'),
+        eb.lit(0),
+      )
+      .as('enrollment_count'),
+  ])
+
+type CourseListRow = { id: string; title: string; description: string | null; created_at: Date; enrollment_count: number }
+
+const toCourseDetail = (row: CourseListRow): CourseDetail => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  createdAt: iso(row.created_at),
+  enrollmentCount: row.enrollment_count,
+})
+
+// The unfiltered pages, the ones integrations page through: compiled once, with and without a cursor.
+const newest = (db: Db, p: { orgId: string; limit: number }) =>
+  withEnrollments(db.selectFrom('courses').where('courses.organization_id', '=', p.orgId))
+    .orderBy('courses.created_at', 'desc')
+    .orderBy('courses.id', 'desc')
+    .limit(p.limit)
+const firstPage = compiledOnce(newest)
+const laterPage = compiledOnce((db: Db, p: { orgId: string; limit: number; at: string; id: string }) =>
+  newest(db, p).where(afterCursor('courses.created_at', 'courses.id', [p.at, p.id], 'desc')),
+)
+
 /**
  * Newest first; the enrollment count comes from the per-course counters in the same statement.
  * `filtered` is the courses alone and the counters are looked up for the page's rows only: joined
  * there, even unused, they keep PostgreSQL from counting (include_count) from the index on
  * organization_id alone.
  */
-export function listCourses(db: Db, orgId: string, query: ListQuery) {
+export async function listCourses(db: Db, orgId: string, query: ListQuery) {
+  if (!query.search && !query.include_count) {
+    const cursor = decodeCursor(query.cursor)
+    const limit = query.limit + 1
+    const rows = cursor ? await laterPage(db, { orgId, limit, at: cursor[0], id: cursor[1] }) : await firstPage(db, { orgId, limit })
+    return toPage(rows, query.limit, (row) => [row.created_at.toISOString(), row.id], toCourseDetail)
+  }
   let filtered = db.selectFrom('courses').where('courses.organization_id', '=', orgId)
   if (query.search) filtered = filtered.where('courses.title', 'ilike', containsPattern(query.search))
-  return newestFirstPage(
-    filtered,
-    (qb) =>
-      qb.select((eb) => [
-        'courses.id',
-        'courses.title',
-        'courses.description',
-        'courses.created_at',
-        eb.fn
-          .coalesce(
-            eb.selectFrom('course_stats').select('course_stats.enrollments').whereRef('course_stats.course_id', '=', 'courses.id'),
-            eb.lit(0),
-          )
-          .as('enrollment_count'),
-      ]),
-    'courses',
-    query,
-    (row): CourseDetail => ({
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      createdAt: iso(row.created_at),
-      enrollmentCount: row.enrollment_count,
-    }),
-  )
+  return newestFirstPage(filtered, withEnrollments, 'courses', query, toCourseDetail)
 }

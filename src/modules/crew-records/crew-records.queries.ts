@@ -72,8 +72,8 @@ export async function deleteCrewRecord(trx: Db, table: CrewRecordTable, orgId: s
 }
 
 /** The column of a document's or certificate's type: the key of its window in the settings. */
-const typeColumn = (table: ExpiringTable) =>
-  sql.ref<string>(`${table}.${table === 'identity_documents' ? 'document_type' : 'certificate_type'}`)
+const typeColumnName = (table: ExpiringTable) => (table === 'identity_documents' ? 'document_type' : 'certificate_type')
+const typeColumn = (table: ExpiringTable) => sql.ref<string>(`${table}.${typeColumnName(table)}`)
 
 /**
  * The expiry status of DECISIONS §3 against `asOf`, with the window of the record's type in the
@@ -82,6 +82,14 @@ const typeColumn = (table: ExpiringTable) =>
  */
 const expiryStatus = (table: ExpiringTable, orgId: string, days: number, asOf: RawBuilder<string>) =>
   statusSql(sql.ref(`${table}.expiry_date`), asOf, expiryWindowDays(settingsOf(orgId), typeColumn(table), days))
+
+/** The same status, against today, for the row of a CTE (`alias`) that holds a record of `table`. */
+export const expiryStatusOfRow = (alias: string, table: ExpiringTable, orgId: string, days: number) =>
+  statusSql(
+    sql.ref(`${alias}.expiry_date`),
+    todayUtcSql,
+    expiryWindowDays(settingsOf(orgId), sql.ref<string>(`${alias}.${typeColumnName(table)}`), days),
+  )
 
 /** Documents or certificates of the organization with their verification and expiry status. */
 const selectExpiring = (db: Db, table: ExpiringTable, orgId: string, days: number, asOf: RawBuilder<string> = todayUtcSql) =>

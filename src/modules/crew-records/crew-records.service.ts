@@ -25,9 +25,17 @@ async function checkUploadReference(trx: Db, actor: Actor, uploadId: string | nu
   if (!uploadId) return
   const upload = await findReferenceableUpload(trx, actor.orgId, uploadId)
   const owner = rowOwner(actor)
-  if (!upload || (owner && upload.user_id !== owner)) {
-    issues.add(['body', 'uploadId'], 'Upload not found or not ready to be referenced', 'value_error')
-  }
+  if (!upload || (owner && upload.user_id !== owner)) addUploadIssue(issues)
+}
+
+export const addUploadIssue = (issues: IssueList) =>
+  issues.add(['body', 'uploadId'], 'Upload not found or not ready to be referenced', 'value_error')
+
+/** The checks of a new record's dates that need no database: true when they pass. */
+export function expiringDatesInOrder(body: ExpiringWrite['body']): boolean {
+  const issues = new IssueList()
+  checkDateOrder(issues, EXPIRY_DATE_ORDER, body)
+  return issues.issues.length === 0
 }
 
 interface ExpiringWrite {

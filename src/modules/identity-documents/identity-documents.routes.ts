@@ -33,7 +33,6 @@ export const userIdentityDocumentsRoutes: ModulePlugin = (app, { db, config }) =
     },
     async (request, reply) => {
       const { actor, params } = request
-      await reachUser(db, actor, params.user_id)
       return reply.status(201).send(await createIdentityDocument(db, actor, params.user_id, request.body, config.expiringSoonDays))
     },
   )

@@ -1,12 +1,12 @@
+import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
-import { type Actor, rowOwner } from '../../lib/access.js'
+import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
-import { notFound } from '../../lib/errors.js'
-import { insertCrewRecord } from '../crew-records/crew-records.queries.js'
+import { IssueList, notFound, ValidationFailed } from '../../lib/errors.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
-import { applyEdit, checkExpiringWrite } from '../crew-records/crew-records.service.js'
-import { startReview } from '../verifications/verifications.service.js'
-import { findIdentityDocument, lockIdentityDocument } from './identity-documents.queries.js'
+import { addUploadIssue, applyEdit, checkExpiringWrite, expiringDatesInOrder, reachUser } from '../crew-records/crew-records.service.js'
+import { initialReview } from '../verifications/verifications.service.js'
+import { findIdentityDocument, insertIdentityDocument, lockIdentityDocument } from './identity-documents.queries.js'
 import {
   DOCUMENT_COLUMNS,
   type IdentityDocument,
@@ -27,14 +27,24 @@ function toColumns(body: IdentityDocumentUpdate) {
   })
 }
 
-export function createIdentityDocument(db: Db, actor: Actor, userId: string, body: IdentityDocumentCreate, days: number) {
+/**
+ * One statement when the dates are in order (DECISIONS §3 checks the user, then every problem of the
+ * body in one 422): a body with dates out of order takes the checks' own statements, so that its 422
+ * still lists an upload problem too, or its 404 names a missing user first.
+ */
+export async function createIdentityDocument(db: Db, actor: Actor, userId: string, body: IdentityDocumentCreate, days: number) {
   const columns = { ...toColumns(body), document_type: body.documentType, uploaded_by_user_id: actor.userId }
-  return db.transaction().execute(async (trx): Promise<IdentityDocument> => {
-    await checkExpiringWrite(trx, actor, { body, uploadId: columns.upload_id })
-    const id = await insertCrewRecord(trx, 'identity_documents', actor.orgId, userId, columns)
-    await startReview(trx, actor, userId, target(id))
-    return (await findIdentityDocument(trx, actor.orgId, days, id))!
-  })
+  if (!expiringDatesInOrder(body)) {
+    await reachUser(db, actor, userId)
+    await checkExpiringWrite(db, actor, { body, uploadId: columns.upload_id })
+  }
+  assertCanReachUser(actor, userId)
+  const upload = columns.upload_id ? { id: columns.upload_id, ownerId: rowOwner(actor) } : undefined
+  const review = initialReview(actor, 'identity_document')
+  const outcome = await insertIdentityDocument(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review })
+  if (outcome.found === 'created') return outcome.document
+  if (outcome.found === 'user') throw notFound('User')
+  throw new ValidationFailed(addUploadIssue(new IssueList()).issues)
 }
 
 /** PATCH: omitted fields stay, null clears; documentType cannot change. */

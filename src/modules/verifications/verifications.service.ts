@@ -6,6 +6,7 @@ import {
   deleteVerification,
   insertVerification,
   lockVerification,
+  type MoveEvent,
   moveVerification,
   type Target,
   toVerification,
@@ -46,10 +47,15 @@ function fieldsFor(to: VerificationStatus, actorUserId: string, reason: string |
   }
 }
 
+/** The verification a new record starts with, and the event that records its creation. */
+export function initialReview(actor: Actor, type: VerificationTarget): { fields: VerificationFields; event: MoveEvent } {
+  return { fields: fieldsFor(INITIAL[type], actor.userId), event: { action: 'create', actorUserId: actor.userId, reason: null } }
+}
+
 /** Opens the verification of a new record, inside the transaction that creates it. */
 export async function startReview(trx: Db, actor: Actor, userId: string, target: Target): Promise<void> {
-  const fields = fieldsFor(INITIAL[target.type], actor.userId)
-  await insertVerification(trx, actor.orgId, userId, target, fields, { action: 'create', actorUserId: actor.userId, reason: null })
+  const { fields, event } = initialReview(actor, target.type)
+  await insertVerification(trx, actor.orgId, userId, target, fields, event)
 }
 
 /** submit, verify or reject one item (`label` names it in a 404); any move the state machine does not allow is a 409. */

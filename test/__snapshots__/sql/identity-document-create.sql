@@ -1,0 +1,142 @@
+-- insertIdentityDocument: with an upload a crew member references
+with
+  "owner" as (
+    select
+      "id"
+    from
+      "users"
+    where
+      "organization_id" = $1
+      and "id" = $2
+  ),
+  "doc" as (
+    insert into
+      "identity_documents" (
+        "document_type",
+        "document_number",
+        "uploaded_by_user_id",
+        "upload_id",
+        "id",
+        "organization_id",
+        "user_id"
+      )
+    select
+      $3 as "document_type",
+      $4 as "document_number",
+      $5 as "uploaded_by_user_id",
+      $6 as "upload_id",
+      $7 as "id",
+      $8 as "organization_id",
+      $9 as "user_id"
+    from
+      "owner"
+    where
+      exists (
+        select
+          "uploads"."id"
+        from
+          "uploads"
+        where
+          "uploads"."organization_id" = $10
+          and "uploads"."id" = $11
+          and "uploads"."status" in ($12, $13)
+          and "uploads"."user_id" = $14
+      )
+    returning
+      *
+  ),
+  "ver" as (
+    insert into
+      "verifications" (
+        "target_type",
+        "target_id",
+        "organization_id",
+        "user_id",
+        "status",
+        "submitted_at",
+        "reviewed_at",
+        "reviewer_user_id",
+        "rejection_reason"
+      )
+    select
+      $15 as "target_type",
+      "doc"."id" as "target_id",
+      "doc"."organization_id",
+      "doc"."user_id",
+      $16 as "status",
+      $17 as "submitted_at",
+      $18 as "reviewed_at",
+      $19 as "reviewer_user_id",
+      $20 as "rejection_reason"
+    from
+      "doc"
+    returning
+      "target_type",
+      "target_id",
+      "status",
+      "rejection_reason",
+      "reviewed_at"
+  ),
+  "event" as (
+    insert into
+      "verification_events" (
+        "organization_id",
+        "target_type",
+        "target_id",
+        "from_status",
+        "to_status",
+        "action",
+        "actor_user_id",
+        "reason"
+      )
+    select
+      $21 as "organization_id",
+      "ver"."target_type",
+      "ver"."target_id",
+      $22 as "from_status",
+      "ver"."status" as "to_status",
+      $23 as "action",
+      $24 as "actor_user_id",
+      $25 as "reason"
+    from
+      "ver"
+  )
+select
+  "doc".*,
+  "ver"."target_type",
+  "ver"."target_id",
+  "ver"."status",
+  "ver"."rejection_reason",
+  "ver"."reviewed_at",
+  case
+    when "doc"."expiry_date" is null then 'valid'
+    when "doc"."expiry_date" < (now() at time zone 'utc')::date then 'expired'
+    when "doc"."expiry_date" <= (now() at time zone 'utc')::date + coalesce(
+      (
+        (
+          select
+            o.settings
+          from
+            organizations o
+          where
+            o.id = $26
+        ) -> 'expiryWindowDays' ->> "doc"."document_type"
+      )::int,
+      (
+        (
+          select
+            o.settings
+          from
+            organizations o
+          where
+            o.id = $27
+        ) ->> 'defaultExpiryWindowDays'
+      )::int,
+      $28::int
+    ) then 'expiring_soon'
+    else 'valid'
+  end as "expiry_status"
+from
+  "owner"
+  left join "doc" on true
+  left join "ver" on true

@@ -1,0 +1,146 @@
+import type { KyselyPlugin } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type App, buildApp } from '../src/app.js'
+import type { Database, Db } from '../src/db/database.js'
+import { createShip } from '../src/modules/assignments/assignments.fixtures.js'
+import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
+import { testConfig, testDatabase } from './app.js'
+import { createOrg, insertCourse, type TestOrg } from './factories.js'
+
+// What each hot request costs the database in round trips: the statements it executes (counted as
+// their results arrive, so statements compiled once count on every run), and the transactions it
+// opens (each adds a BEGIN and a COMMIT). Callers are cached after their first request.
+let statements = 0
+let transactions = 0
+const counter: KyselyPlugin = {
+  transformQuery: ({ node }) => node,
+  transformResult: async ({ result }) => {
+    statements++
+    return result
+  },
+}
+
+/** The app's Kysely, counting statements and the transactions it opens. */
+function counted(db: Db): Db {
+  const withCounter = db.withPlugin(counter)
+  return new Proxy(withCounter, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target)
+      if (property === 'transaction') {
+        return () => {
+          transactions++
+          return target.transaction()
+        }
+      }
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
+
+let app: App
+let db: Db
+let org: TestOrg
+beforeAll(async () => {
+  const database = await testDatabase()
+  db = database.db
+  // Announcements taken as received from the start, so the caller cache works at once on both
+  // engines (on PostgreSQL the LISTEN connection would otherwise come up at its own pace); the test
+  // changes no caller.
+  const subscribe: Database['subscribe'] = async (_channel, _onMessage, live) => {
+    live(true)
+    return async () => {}
+  }
+  app = await buildApp({ config: testConfig(), database: { ...database, db: counted(database.db), subscribe }, logger: false })
+  await app.ready()
+  org = await createOrg(app, db)
+  // Every caller's first request looks the caller up; later ones find it cached.
+  await Promise.all([org.admin, org.crew].map((user) => user.api.get('/api/v1/users/me')))
+})
+afterAll(() => app.close())
+
+async function cost(send: () => Promise<{ status: number }>, status: number) {
+  statements = 0
+  transactions = 0
+  const res = await send()
+  expect(res.status).toBe(status)
+  return { statements, transactions }
+}
+
+describe('round trips of the hot requests', () => {
+  it('creating an identity document is one statement, without a transaction', async () => {
+    const path = `/api/v1/crew/users/${org.crew.id}/identity-documents`
+    statements = 0
+    const created = await org.admin.api.post(path, { documentType: 'passport', documentNumber: 'P1' })
+    expect([created.status, statements, transactions]).toEqual([201, 1, 0])
+    // The document, its pending verification and the verification's first event, all from that statement.
+    const stored = await db
+      .selectFrom('identity_documents as d')
+      .innerJoin('verifications as v', 'v.target_id', 'd.id')
+      .innerJoin('verification_events as e', 'e.target_id', 'd.id')
+      .select(['d.document_number', 'v.status', 'e.action', 'e.from_status', 'e.to_status', 'e.actor_user_id'])
+      .where('d.id', '=', created.body.id)
+      .execute()
+    expect(stored).toEqual([
+      { document_number: 'P1', status: 'pending', action: 'create', from_status: null, to_status: 'pending', actor_user_id: org.admin.id },
+    ])
+    expect(created.body.verification).toEqual({
+      targetType: 'identity_document',
+      targetId: created.body.id,
+      status: 'pending',
+      rejectionReason: null,
+      reviewedAt: null,
+    })
+
+    // The existence check and the upload reference are conditions of the statement: a user of another
+    // organization is still a 404, an upload that is not there a 422, and nothing is written.
+    const other = await createOrg(app, db)
+    const otherPath = `/api/v1/crew/users/${other.crew.id}/identity-documents`
+    expect(await cost(() => org.admin.api.post(otherPath, { documentType: 'passport' }), 404)).toEqual({ statements: 1, transactions: 0 })
+    statements = 0
+    const badUpload = await org.admin.api.post(path, { documentType: 'passport', uploadId: uuidv7() })
+    expect([badUpload.status, badUpload.body, statements]).toEqual([
+      422,
+      { detail: [{ loc: ['body', 'uploadId'], msg: 'Upload not found or not ready to be referenced', type: 'value_error' }] },
+      1,
+    ])
+    const documents = await db.selectFrom('identity_documents').select('id').where('user_id', 'in', [org.crew.id, other.crew.id]).execute()
+    expect(documents).toEqual([{ id: created.body.id }])
+  })
+
+  it('reads are one statement each', async () => {
+    const ship = await createShip(org)
+    const assignment = (await org.admin.api.post('/api/v1/assignments/', { userId: org.crew.id, shipId: ship.id, role: 'Cook' })).body
+    await insertCourse(db, org.id)
+    const reads = [
+      `/api/v1/assignments/${assignment.id}`,
+      '/api/v1/courses/?limit=10',
+      `/api/v1/assignments/?ship_id=${ship.id}`,
+      '/api/v1/crew/verifications?status=pending',
+      '/api/v1/learn/admin/analytics/course-difficulty',
+    ]
+    for (const path of reads) {
+      expect({ path, ...(await cost(() => org.admin.api.get(path), 200)) }).toEqual({ path, statements: 1, transactions: 0 })
+    }
+  })
+
+  it('recording an attempt is one statement', async () => {
+    const { registrationId } = await enroll(db, org.id, org.crew.id)
+    const attempt = { attemptId: uuidv7(), passed: true, score_percent: 90, time_spent_seconds: 60 }
+    expect(await cost(() => org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/attempts`, attempt), 201)).toEqual({
+      statements: 1,
+      transactions: 0,
+    })
+  })
+
+  it('PATCH assignment: one statement without dates; with dates, the stored ones locked first', async () => {
+    const ship = await createShip(org)
+    const assignment = (await org.admin.api.post('/api/v1/assignments/', { userId: org.crew.id, shipId: ship.id, role: 'Cook' })).body
+    const path = `/api/v1/assignments/${assignment.id}`
+    expect(await cost(() => org.admin.api.patch(path, { role: 'Bosun' }), 200)).toEqual({ statements: 1, transactions: 0 })
+    expect(await cost(() => org.admin.api.patch(path, { dueDate: '2030-01-01' }), 200)).toEqual({ statements: 2, transactions: 1 })
+    expect(await cost(() => org.admin.api.patch(path, {}), 200)).toEqual({ statements: 1, transactions: 0 })
+    const stored = await db.selectFrom('assignments').select(['role', 'due_date']).where('id', '=', assignment.id).executeTakeFirstOrThrow()
+    expect(stored).toEqual({ role: 'Bosun', due_date: '2030-01-01' })
+  })
+})
