@@ -1125,6 +1125,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shared/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's organization
+         * @description Every role. Settings come with their defaults filled in.
+         */
+        get: operations["listOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the organization's name and settings
+         * @description Admin only. Only the settings keys sent change; expiryWindowDays and validityMarginDays merge entry by entry, and null (a key or an entry) goes back to the default. Applies at once to every expiry status and readiness verdict.
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/api/v1/crew/requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The requirements matrix
+         * @description Every role. Per assignment role, the identity document and certificate types a person needs to be ready; an assignment needs the union of the item matching its role (trimmed, case-insensitively) and the "*" item.
+         */
+        get: operations["listRequirements"];
+        /**
+         * Replace the requirements matrix
+         * @description Admin only. Replaces the whole matrix at once (at most 200 items); every readiness verdict uses the new one from the next request.
+         */
+        put: operations["replaceRequirements"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Documents and certificates expired or expiring, across the fleet
+         * @description Staff only. Identity documents and certificates with an expiry date, not rejected, that are expired (expiryDate < as_of) or expire within the window (expiryDate ≤ as_of + within_days; by default each type's window from the organization settings). Ordered by expiryDate, then targetId.
+         */
+        get: operations["listExpiring"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/assignments/{assignment_id}/readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Can this person sail the whole assignment?
+         * @description The verdict on one assignment as of a date (default today, UTC), through its endDate or, when it has none, as_of + openEndedHorizonDays. Ready means no blockers. Visible as the assignment is: admins and office admins any of the organization, others their own (404 otherwise). Needs both products. The rules are in docs/readiness.md: documents the role requires (missing, rejected, expired, expiring during the assignment or its validity margin, expiring soon after it, unverified) and registrations not passed (overdue or not yet).
+         */
+        get: operations["listAssignmentsReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness of the fleet
+         * @description One item per assignment, each agreeing exactly with the assignment's own verdict for the same as_of; ordered by startDate (none last), then assignmentId. Staff only; office employees see their own assignments. By default only assignments active on as_of. Needs both products. The rules are in docs/readiness.md: documents the role requires (missing, rejected, expired, expiring during the assignment or its validity margin, expiring soon after it, unverified) and registrations not passed (overdue or not yet).
+         */
+        get: operations["listReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/ships/{ship_id}/readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness summary of one ship's crew
+         * @description Counts over the ship's assignments active on as_of (default today, UTC): how many are ready, how many not, and per code how many assignments have it. Staff only. Needs both products. The rules are in docs/readiness.md: documents the role requires (missing, rejected, expired, expiring during the assignment or its validity margin, expiring soon after it, unverified) and registrations not passed (overdue or not yet).
+         */
+        get: operations["listShipsReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1207,6 +1335,30 @@ export interface components {
             /** @default false */
             hasMore: boolean;
             totalCount: number | null;
+        };
+        /** AssignmentReadiness */
+        AssignmentReadiness: {
+            /** Format: uuid */
+            assignmentId: string;
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            shipId: string;
+            role: string;
+            /**
+             * Format: date
+             * @example 2026-06-15
+             */
+            asOf: string;
+            /**
+             * Format: date
+             * @description The assignment's endDate, or asOf + openEndedHorizonDays when it has none
+             */
+            through: string;
+            /** @description No blockers */
+            ready: boolean;
+            blockers: components["schemas"]["ReadinessIssue"][];
+            warnings: components["schemas"]["ReadinessIssue"][];
         };
         /** AssignmentUpdate */
         AssignmentUpdate: {
@@ -1677,6 +1829,108 @@ export interface components {
             endDate?: string | null;
             notes?: string | null;
         };
+        /**
+         * ExpiringItem
+         * @example {
+         *       "targetType": "identity_document",
+         *       "targetId": "01935c1e-4c30-7f2e-8d4b-3e4f50617c8d",
+         *       "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+         *       "userName": "Maria Santos",
+         *       "type": "passport",
+         *       "expiryDate": "2026-08-01",
+         *       "status": "expiring_soon",
+         *       "daysLeft": 47,
+         *       "verificationStatus": "verified"
+         *     }
+         */
+        ExpiringItem: {
+            /** @enum {unknown} */
+            targetType: "identity_document" | "certificate";
+            /** Format: uuid */
+            targetId: string;
+            /** Format: uuid */
+            userId: string;
+            userName: string;
+            /** @description The documentType or certificateType */
+            type: string;
+            /**
+             * Format: date
+             * @example 2026-06-15
+             */
+            expiryDate: string;
+            /** @enum {unknown} */
+            status: "expiring_soon" | "expired";
+            /** @description expiryDate − as_of, in days; negative when expired */
+            daysLeft: number;
+            /**
+             * @description Rejected documents are not listed
+             * @enum {unknown}
+             */
+            verificationStatus: "pending" | "verified";
+        };
+        /** ExpiringItemPage */
+        ExpiringItemPage: {
+            items: components["schemas"]["ExpiringItem"][];
+            nextCursor: string | null;
+            /** @default false */
+            hasMore: boolean;
+            totalCount: number | null;
+        };
+        /**
+         * FleetReadinessItem
+         * @example {
+         *       "assignmentId": "01935c1e-7f3a-7c2e-9a4b-5d6e7f809a1b",
+         *       "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+         *       "userName": "Maria Santos",
+         *       "shipId": "01935c1e-5b20-7e2e-9c4b-2d3e4f506b7c",
+         *       "shipName": "MV Northern Star",
+         *       "role": "Chief Engineer",
+         *       "startDate": "2026-07-01",
+         *       "endDate": "2026-12-15",
+         *       "ready": false,
+         *       "blockerCount": 1,
+         *       "warningCount": 2,
+         *       "codes": [
+         *         "course_not_passed",
+         *         "document_expires_during_assignment",
+         *         "document_unverified"
+         *       ]
+         *     }
+         */
+        FleetReadinessItem: {
+            /** Format: uuid */
+            assignmentId: string;
+            /** Format: uuid */
+            userId: string;
+            userName: string;
+            /** Format: uuid */
+            shipId: string;
+            shipName: string;
+            role: string;
+            /**
+             * Format: date
+             * @example 2026-06-15
+             */
+            startDate: string | null;
+            /**
+             * Format: date
+             * @example 2026-06-15
+             */
+            endDate: string | null;
+            ready: boolean;
+            blockerCount: number;
+            warningCount: number;
+            /** @description The distinct codes of its blockers and warnings, sorted alphabetically */
+            codes: components["schemas"]["ReadinessCode"][];
+        };
+        /** FleetReadinessItemPage */
+        FleetReadinessItemPage: {
+            items: components["schemas"]["FleetReadinessItem"][];
+            nextCursor: string | null;
+            /** @default false */
+            hasMore: boolean;
+            totalCount: number | null;
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             detail: {
@@ -1859,6 +2113,104 @@ export interface components {
             email?: string | null;
             address?: string | null;
         };
+        /** Organization */
+        Organization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            domain: string | null;
+            products: ("learn" | "crew")[];
+            settings: components["schemas"]["OrganizationSettings"];
+        };
+        /** OrganizationSettings */
+        OrganizationSettings: {
+            /** @description The expiring_soon window of types not in expiryWindowDays (default EXPIRING_SOON_DAYS, 90) */
+            defaultExpiryWindowDays: number;
+            /**
+             * @description The expiring_soon window per document or certificate type, in days; a type not listed uses defaultExpiryWindowDays
+             * @example {
+             *       "passport": 180
+             *     }
+             */
+            expiryWindowDays: {
+                [key: string]: number;
+            };
+            /**
+             * @description How many days past sign-off a document of that type must still be valid; a type not listed needs 0
+             * @example {
+             *       "passport": 180
+             *     }
+             */
+            validityMarginDays: {
+                [key: string]: number;
+            };
+            /** @description Readiness of an assignment without endDate is judged through as_of + this many days */
+            openEndedHorizonDays: number;
+            /** @description Days before expiry at which a document.expiring notice is sent */
+            expiryNotificationDays: number[];
+        };
+        /**
+         * OrganizationSettingsUpdate
+         * @description Only the keys sent change; null sets a key back to its default
+         */
+        OrganizationSettingsUpdate: {
+            /** @description null goes back to the default */
+            defaultExpiryWindowDays?: number | null;
+            /**
+             * @description The expiring_soon window per document or certificate type, in days; a type not listed uses defaultExpiryWindowDays. Merged entry by entry; null removes an entry
+             * @example {
+             *       "passport": 180
+             *     }
+             */
+            expiryWindowDays?: {
+                passport?: number | null;
+                us_visa?: number | null;
+                seaman_book?: number | null;
+                national_id?: number | null;
+                stcw_basic_safety?: number | null;
+                deck_certificate?: number | null;
+                gmdss_endorsement?: number | null;
+                oil_tanker_endorsement?: number | null;
+                medical?: number | null;
+                flag_certificate?: number | null;
+                other?: number | null;
+            } | null;
+            /**
+             * @description How many days past sign-off a document of that type must still be valid; a type not listed needs 0. Merged entry by entry; null removes an entry
+             * @example {
+             *       "passport": 180
+             *     }
+             */
+            validityMarginDays?: {
+                passport?: number | null;
+                us_visa?: number | null;
+                seaman_book?: number | null;
+                national_id?: number | null;
+                stcw_basic_safety?: number | null;
+                deck_certificate?: number | null;
+                gmdss_endorsement?: number | null;
+                oil_tanker_endorsement?: number | null;
+                medical?: number | null;
+                flag_certificate?: number | null;
+                other?: number | null;
+            } | null;
+            /** @description null goes back to the default (180) */
+            openEndedHorizonDays?: number | null;
+            /**
+             * @example [
+             *       90,
+             *       60,
+             *       30,
+             *       7
+             *     ]
+             */
+            expiryNotificationDays?: number[] | null;
+        };
+        /** OrganizationUpdate */
+        OrganizationUpdate: {
+            name?: string;
+            settings?: components["schemas"]["OrganizationSettingsUpdate"];
+        };
         /** PresignedUpload */
         PresignedUpload: {
             /** Format: uuid */
@@ -1876,6 +2228,26 @@ export interface components {
             /** @enum {unknown} */
             state: "approved" | "in_review" | "action_needed" | "incomplete";
             items: components["schemas"]["Verification"][];
+        };
+        /**
+         * ReadinessCode
+         * @enum {unknown}
+         */
+        ReadinessCode: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "course_overdue" | "course_not_passed";
+        /** ReadinessIssue */
+        ReadinessIssue: {
+            code: components["schemas"]["ReadinessCode"];
+            /** @description The document or certificate type; for course issues, the course id */
+            requirement: string;
+            /**
+             * @description "requirement" when no document of the type exists
+             * @enum {unknown}
+             */
+            targetType: "requirement" | "identity_document" | "certificate" | "registration";
+            /** Format: uuid */
+            targetId: string | null;
+            /** @description A sentence for people */
+            message: string;
         };
         /**
          * Registration
@@ -1928,6 +2300,42 @@ export interface components {
         /** RejectBody */
         RejectBody: {
             reason: string;
+        };
+        /** Requirement */
+        Requirement: {
+            role: string;
+            /**
+             * @example [
+             *       "passport",
+             *       "seaman_book"
+             *     ]
+             */
+            documentTypes: ("passport" | "us_visa" | "seaman_book" | "national_id")[];
+            /**
+             * @example [
+             *       "stcw_basic_safety",
+             *       "medical"
+             *     ]
+             */
+            certificateTypes: ("stcw_basic_safety" | "deck_certificate" | "gmdss_endorsement" | "oil_tanker_endorsement" | "medical" | "flag_certificate" | "other")[];
+        };
+        /** Requirements */
+        Requirements: {
+            items: components["schemas"]["Requirement"][];
+        };
+        /** RequirementsReplace */
+        RequirementsReplace: {
+            items: {
+                /**
+                 * @description An assignment role, matched after trimming and case-insensitively; "*" applies to every role
+                 * @example Captain
+                 */
+                role: string;
+                /** @default [] */
+                documentTypes: ("passport" | "us_visa" | "seaman_book" | "national_id")[];
+                /** @default [] */
+                certificateTypes: ("stcw_basic_safety" | "deck_certificate" | "gmdss_endorsement" | "oil_tanker_endorsement" | "medical" | "flag_certificate" | "other")[];
+            }[];
         };
         /**
          * ReviewQueueItem
@@ -2057,6 +2465,24 @@ export interface components {
             /** @default false */
             hasMore: boolean;
             totalCount: number | null;
+        };
+        /** ShipReadiness */
+        ShipReadiness: {
+            /** Format: uuid */
+            shipId: string;
+            /**
+             * Format: date
+             * @example 2026-06-15
+             */
+            asOf: string;
+            /** @description The ship's assignments active on asOf */
+            assignments: number;
+            ready: number;
+            notReady: number;
+            /** @description Per code, how many assignments have it; only codes with at least one */
+            byCode: {
+                [key: string]: number;
+            };
         };
         /** ShipUpdate */
         ShipUpdate: {
@@ -2625,7 +3051,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3223,7 +3652,10 @@ export interface operations {
     createShip: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3721,7 +4153,10 @@ export interface operations {
     createUploadIntent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3832,7 +4267,10 @@ export interface operations {
     finalizeUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 upload_id: string;
             };
@@ -4229,6 +4667,16 @@ export interface operations {
         parameters: {
             query?: {
                 expiry_status?: components["schemas"]["DocumentExpiryStatus"];
+                /**
+                 * @description The date the status is computed against (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+                /**
+                 * @description Only records whose expiryDate is before this date (records without one are left out)
+                 * @example 2026-06-15
+                 */
+                expires_before?: string;
             };
             header?: never;
             path: {
@@ -4356,7 +4804,10 @@ export interface operations {
     createIdentityDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 user_id: string;
             };
@@ -4879,7 +5330,10 @@ export interface operations {
     submitIdentityDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 document_id: string;
             };
@@ -5017,7 +5471,10 @@ export interface operations {
     verifyIdentityDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 document_id: string;
             };
@@ -5155,7 +5612,10 @@ export interface operations {
     rejectIdentityDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 document_id: string;
             };
@@ -5303,6 +5763,16 @@ export interface operations {
         parameters: {
             query?: {
                 expiry_status?: components["schemas"]["DocumentExpiryStatus"];
+                /**
+                 * @description The date the status is computed against (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+                /**
+                 * @description Only records whose expiryDate is before this date (records without one are left out)
+                 * @example 2026-06-15
+                 */
+                expires_before?: string;
             };
             header?: never;
             path: {
@@ -5430,7 +5900,10 @@ export interface operations {
     createCertificate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 user_id: string;
             };
@@ -5952,7 +6425,10 @@ export interface operations {
     submitCertificate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 certificate_id: string;
             };
@@ -6090,7 +6566,10 @@ export interface operations {
     verifyCertificate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 certificate_id: string;
             };
@@ -6228,7 +6707,10 @@ export interface operations {
     rejectCertificate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 certificate_id: string;
             };
@@ -6498,7 +6980,10 @@ export interface operations {
     createExperience: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 user_id: string;
             };
@@ -6889,7 +7374,10 @@ export interface operations {
     submitExperience: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 experience_id: string;
             };
@@ -7027,7 +7515,10 @@ export interface operations {
     verifyExperience: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 experience_id: string;
             };
@@ -7165,7 +7656,10 @@ export interface operations {
     rejectExperience: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 experience_id: string;
             };
@@ -7427,7 +7921,10 @@ export interface operations {
     createNextOfKin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 user_id: string;
             };
@@ -8245,7 +8742,10 @@ export interface operations {
     createCourse: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8842,7 +9342,10 @@ export interface operations {
     createCurriculum: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9319,7 +9822,10 @@ export interface operations {
             query: {
                 course_id: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 curriculum_id: string;
             };
@@ -9681,7 +10187,10 @@ export interface operations {
     createAssignment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10094,7 +10603,10 @@ export interface operations {
     bulkUpdateAssignments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10244,7 +10756,10 @@ export interface operations {
     bulkCreateAssignments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10393,7 +10908,10 @@ export interface operations {
     bulkAssignCourses: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10513,7 +11031,10 @@ export interface operations {
     bulkRemoveCourses: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10749,7 +11270,10 @@ export interface operations {
     recordAttempt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 registration_id: string;
             };
@@ -11513,6 +12037,968 @@ export interface operations {
             };
             /** @description Status 400: ErrorBody */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Organization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01935c1e-7f3a-7c2e-9a4b-5d6e7f809a1b",
+                     *       "name": "Blue Line Shipping",
+                     *       "domain": "blueline.example",
+                     *       "products": [
+                     *         "learn",
+                     *         "crew"
+                     *       ],
+                     *       "settings": {
+                     *         "defaultExpiryWindowDays": 90,
+                     *         "expiryWindowDays": {
+                     *           "passport": 180
+                     *         },
+                     *         "validityMarginDays": {
+                     *           "passport": 180
+                     *         },
+                     *         "openEndedHorizonDays": 180,
+                     *         "expiryNotificationDays": [
+                     *           90,
+                     *           60,
+                     *           30,
+                     *           7
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "settings": {
+                 *         "expiryWindowDays": {
+                 *           "passport": 180,
+                 *           "us_visa": null
+                 *         },
+                 *         "openEndedHorizonDays": 120
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrganizationUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK: Organization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01935c1e-7f3a-7c2e-9a4b-5d6e7f809a1b",
+                     *       "name": "Blue Line Shipping",
+                     *       "domain": "blueline.example",
+                     *       "products": [
+                     *         "learn",
+                     *         "crew"
+                     *       ],
+                     *       "settings": {
+                     *         "defaultExpiryWindowDays": 90,
+                     *         "expiryWindowDays": {
+                     *           "passport": 180
+                     *         },
+                     *         "validityMarginDays": {
+                     *           "passport": 180
+                     *         },
+                     *         "openEndedHorizonDays": 180,
+                     *         "expiryNotificationDays": [
+                     *           90,
+                     *           60,
+                     *           30,
+                     *           7
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listRequirements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: Requirements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "role": "*",
+                     *           "documentTypes": [
+                     *             "passport",
+                     *             "seaman_book"
+                     *           ],
+                     *           "certificateTypes": [
+                     *             "stcw_basic_safety",
+                     *             "medical"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "role": "Captain",
+                     *           "documentTypes": [
+                     *             "us_visa"
+                     *           ],
+                     *           "certificateTypes": [
+                     *             "deck_certificate",
+                     *             "gmdss_endorsement"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Requirements"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replaceRequirements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "role": "*",
+                 *           "documentTypes": [
+                 *             "passport",
+                 *             "seaman_book"
+                 *           ],
+                 *           "certificateTypes": [
+                 *             "stcw_basic_safety",
+                 *             "medical"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "role": "Captain",
+                 *           "documentTypes": [
+                 *             "us_visa"
+                 *           ],
+                 *           "certificateTypes": [
+                 *             "deck_certificate",
+                 *             "gmdss_endorsement"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RequirementsReplace"];
+            };
+        };
+        responses: {
+            /** @description OK: Requirements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "role": "*",
+                     *           "documentTypes": [
+                     *             "passport",
+                     *             "seaman_book"
+                     *           ],
+                     *           "certificateTypes": [
+                     *             "stcw_basic_safety",
+                     *             "medical"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "role": "Captain",
+                     *           "documentTypes": [
+                     *             "us_visa"
+                     *           ],
+                     *           "certificateTypes": [
+                     *             "deck_certificate",
+                     *             "gmdss_endorsement"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Requirements"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listExpiring: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                include_count?: boolean;
+                /**
+                 * @description The date to judge on (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+                /** @description expiring_soon means expiryDate ≤ as_of + within_days (default: each type's window) */
+                within_days?: number;
+                status?: "expiring_soon" | "expired";
+                /** @description Document or certificate types, comma-separated (any of them) */
+                type?: string;
+                /** @description Holders with an assignment active on as_of on one of these ships (comma-separated) */
+                ship_id?: string;
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: ExpiringItemPage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "targetType": "identity_document",
+                     *           "targetId": "01935c1e-4c30-7f2e-8d4b-3e4f50617c8d",
+                     *           "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+                     *           "userName": "Maria Santos",
+                     *           "type": "passport",
+                     *           "expiryDate": "2026-08-01",
+                     *           "status": "expiring_soon",
+                     *           "daysLeft": 47,
+                     *           "verificationStatus": "verified"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false,
+                     *       "totalCount": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExpiringItemPage"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAssignmentsReadiness: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The date to judge on (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                assignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: AssignmentReadiness */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "assignmentId": "01935c1e-7f3a-7c2e-9a4b-5d6e7f809a1b",
+                     *       "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+                     *       "shipId": "01935c1e-5b20-7e2e-9c4b-2d3e4f506b7c",
+                     *       "role": "Chief Engineer",
+                     *       "asOf": "2026-06-15",
+                     *       "through": "2026-12-15",
+                     *       "ready": false,
+                     *       "blockers": [
+                     *         {
+                     *           "code": "document_expires_during_assignment",
+                     *           "requirement": "passport",
+                     *           "targetType": "identity_document",
+                     *           "targetId": "01935c1e-4c30-7f2e-8d4b-3e4f50617c8d",
+                     *           "message": "Passport expires on 2027-03-01: it must be valid until 2027-06-13."
+                     *         }
+                     *       ],
+                     *       "warnings": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AssignmentReadiness"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReadiness: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                include_count?: boolean;
+                /**
+                 * @description The date to judge on (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+                /** @description One ship id, or several separated by commas (any of them) */
+                ship_id?: string;
+                user_id?: string;
+                ready?: boolean;
+                /** @description Only assignments having this blocker or warning */
+                code?: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "course_overdue" | "course_not_passed";
+                /** @description Active on as_of: endDate null or on/after as_of */
+                is_active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: FleetReadinessItemPage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "assignmentId": "01935c1e-7f3a-7c2e-9a4b-5d6e7f809a1b",
+                     *           "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+                     *           "userName": "Maria Santos",
+                     *           "shipId": "01935c1e-5b20-7e2e-9c4b-2d3e4f506b7c",
+                     *           "shipName": "MV Northern Star",
+                     *           "role": "Chief Engineer",
+                     *           "startDate": "2026-07-01",
+                     *           "endDate": "2026-12-15",
+                     *           "ready": false,
+                     *           "blockerCount": 1,
+                     *           "warningCount": 2,
+                     *           "codes": [
+                     *             "course_not_passed",
+                     *             "document_expires_during_assignment",
+                     *             "document_unverified"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false,
+                     *       "totalCount": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FleetReadinessItemPage"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listShipsReadiness: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The date to judge on (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                ship_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: ShipReadiness */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shipId": "01935c1e-5b20-7e2e-9c4b-2d3e4f506b7c",
+                     *       "asOf": "2026-06-15",
+                     *       "assignments": 24,
+                     *       "ready": 19,
+                     *       "notReady": 5,
+                     *       "byCode": {
+                     *         "document_expired": 2,
+                     *         "course_overdue": 3,
+                     *         "document_unverified": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShipReadiness"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
