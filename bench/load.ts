@@ -17,6 +17,8 @@ export interface LoadSpec {
   duration: number
   headers: Record<string, string>
   requests: LoadRequest[]
+  /** Requests per second over all connections; absent: as fast as the server answers. */
+  overallRate?: number
 }
 
 export interface LoadResult {
@@ -40,7 +42,9 @@ function run(spec: LoadSpec): Promise<LoadResult> {
     request.method = item.method
     request.path = item.path
     request.body = item.body?.replace(FRESH, () => randomUUID())
-    if (item.body) request.headers['content-type'] = 'application/json'
+    // Fresh headers each time: autocannon keeps the previous request's, Content-Length included, which
+    // would make a GET after a POST announce a body it does not send.
+    request.headers = { ...spec.headers, ...(item.body ? { 'content-type': 'application/json' } : {}) }
     return request
   }
   return new Promise((resolve, reject) => {
@@ -49,6 +53,7 @@ function run(spec: LoadSpec): Promise<LoadResult> {
         url: spec.url,
         connections: spec.connections,
         duration: spec.duration,
+        ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
         headers: spec.headers,
         // Latencies of failed requests count too: a fast 404 must not look like a fast page.
         excludeErrorStats: false,
@@ -57,7 +62,7 @@ function run(spec: LoadSpec): Promise<LoadResult> {
       (error: Error | null, result: any) => {
         if (error) return reject(error)
         resolve({
-          requests: result.latency.totalCount,
+          requests: result.requests.total,
           rps: result.requests.average,
           p50: result.latency.p50,
           p99: result.latency.p99,

@@ -1,15 +1,15 @@
 // `npm run bench`: seeds (or re-uses) the bench database, serves the production build and loads
 // each scenario from a separate process. Exits 0 when it ran, whatever the targets say.
-import { spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { createTokens } from '../src/lib/auth.js'
 import pg from 'pg'
 import { measureCpu } from './cpu.js'
 import { loadFixtures } from './fixtures.js'
-import type { LoadRequest, LoadResult, LoadSpec } from './load.js'
+import type { LoadRequest, LoadSpec } from './load.js'
+import { runLoad } from './run-load.js'
 import { evaluateTargets, type Row, renderTable, renderTargets, writeResults } from './report.js'
 import { type Api, type Scenario, scenarios } from './scenarios.js'
 import { plan, seed } from './seed.js'
@@ -27,20 +27,6 @@ const settings = {
 }
 const RESULTS = env.BENCH_RESULTS || 'bench/results/latest.json'
 const workDir = mkdtempSync(join(tmpdir(), 'seaworthy-bench-'))
-
-function runLoad(spec: LoadSpec, name: string): Promise<LoadResult> {
-  const file = join(workDir, `${name}.json`)
-  writeFileSync(file, JSON.stringify(spec))
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', file], { stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-    })
-    child.on('error', reject)
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load process for ${name} exited with ${code}`))))
-  })
-}
 
 /** One request before the load: when it is not a 2xx, its answer explains the failures in the table. */
 async function probe(server: Server, headers: Record<string, string>, request: LoadRequest): Promise<string | undefined> {
@@ -66,7 +52,7 @@ async function runScenario(server: Server, postgres: pg.Client, headers: Record<
   const spec: LoadSpec = { url: server.url, connections: settings.connections, duration: settings.duration, headers, requests }
   server.takePeakRss()
   const cpu = await measureCpu(server.pid, postgres)
-  row.result = await runLoad(spec, scenario.name)
+  row.result = await runLoad(spec, scenario.name, workDir)
   row.rssMb = server.takePeakRss()
   row.cpu = await cpu(row.result.requests)
   const r = row.result
@@ -128,6 +114,7 @@ async function main(): Promise<void> {
     await runLoad(
       { url: server.url, connections: settings.connections, duration: 3, headers, requests: [{ method: 'GET', path: '/healthz' }] },
       'warmup',
+      workDir,
     )
     console.log(`Load: ${settings.duration} s × ${settings.connections} connections per scenario, server pid ${server.pid}`)
     for (const scenario of list) rows.push(await runScenario(server, postgres, headers, api, scenario))

@@ -28,7 +28,7 @@ function freePort(): Promise<number> {
   })
 }
 
-function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
     return match ? Number(match[1]) : 0

@@ -43,6 +43,7 @@ const EnvSchema = Type.Object({
   IDLE_TIMEOUT_SECONDS: Type.Integer({ default: 120, minimum: 1, maximum: 3600 }),
   KEEP_ALIVE_TIMEOUT_SECONDS: Type.Integer({ default: 72, minimum: 1, maximum: 3600 }),
   MAX_REQUESTS_PER_SOCKET: Type.Integer({ default: 1000, minimum: 0 }),
+  DB_CONNECT_TIMEOUT_MS: Type.Integer({ default: 3000, minimum: 100, maximum: 60000 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   // S3 bucket naming rules (also MinIO's): 3–63 lower-case letters, digits, dots and hyphens.
   S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
@@ -89,6 +90,8 @@ export interface Config extends DatabaseConfig {
   }
   readonly workers: number
   readonly dbPoolSize: number
+  /** How long a request waits for a PostgreSQL connection (a new one, or a free one of the pool) before its 503. */
+  readonly dbConnectTimeoutMs: number
   readonly logLevel: string
   readonly shutdownGraceSeconds: number
   readonly http: {
@@ -225,6 +228,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     }),
     workers: env.WORKERS,
     dbPoolSize: env.DB_POOL_SIZE,
+    dbConnectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
     logLevel: env.LOG_LEVEL,
     s3,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,

@@ -7,7 +7,13 @@ import { hasOrganizations, seedDemo } from './modules/organizations/demo.service
 
 const STOP_MARGIN_SECONDS = 5
 
-const openFor = (config: Config) => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize })
+const openFor = (config: Config) =>
+  openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+  })
 
 /** Migrations and the first-start help run once, before any process serves requests. */
 async function prepare(config: Config): Promise<void> {

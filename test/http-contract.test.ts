@@ -112,6 +112,26 @@ describe('operations endpoints', () => {
     expect(spec.paths['/api/v1/shared/ships/'] ?? spec.paths['/api/v1/shared/ships']).toBeDefined()
   })
 
+  it('documents the statuses answered before any handler runs: 413 where a body is read, 414 where a path has parameters', async () => {
+    const spec = (await client(t.app).get('/openapi.json')).body
+    for (const [path, ops] of Object.entries(spec.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const codes = Object.keys(op.responses)
+        expect([method, path, codes.includes('413')]).toEqual([method, path, method !== 'get'])
+        expect([method, path, codes.includes('414')]).toEqual([method, path, path.includes('{')])
+      }
+    }
+    expect(spec.paths['/api/v1/auth/token'].post.responses['401'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorBody',
+    })
+    const tooLarge = await org.admin.api.post('/api/v1/shared/ships', `{"name":"${'x'.repeat(1024 * 1024)}"}`, {
+      'content-type': 'application/json',
+    })
+    expect([tooLarge.status, tooLarge.body]).toEqual([413, { detail: 'Request body too large' }])
+    const tooLong = await org.admin.api.get(`/api/v1/shared/ships/${'x'.repeat(5000)}`)
+    expect([tooLong.status, tooLong.body]).toEqual([414, { detail: 'A path parameter is too long' }])
+  })
+
   it('answers /readyz 503 while the database is unreachable', async () => {
     const down = await buildApp({ config: testConfig(), database: fromPostgres('postgres://postgres@127.0.0.1:1/none', 1), logger: false })
     const res = await client(down).get('/readyz')

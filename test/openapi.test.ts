@@ -48,7 +48,7 @@ describe('operations', () => {
 
   it('declares only the errors each can answer with, each with its body', () => {
     expect(statuses('listShips')).toEqual(['200', '401', '422', '503'])
-    expect(statuses('getShip')).toEqual(['200', '401', '404', '422', '503'])
+    expect(statuses('getShip')).toEqual(['200', '401', '404', '414', '422', '503'])
     expect(statuses('createShip')).toEqual(['201', '401', '403', '409', '413', '422', '503'])
     expect(statuses('getCurrentUser')).toEqual(['200', '401', '503'])
     expect(statuses('createToken')).toEqual(['200', '401', '413', '422', '429', '503'])

@@ -10,11 +10,13 @@ export interface JsonSchema {
   anyOf?: JsonSchema[]
   properties?: Record<string, JsonSchema>
   items?: JsonSchema
+  [keyword: string]: unknown
 }
 
 export interface Parameter {
   in: 'query' | 'path' | 'header'
   name: string
+  required?: boolean
   schema: JsonSchema
 }
 
@@ -23,6 +25,10 @@ export interface Operation {
   path: string
   parameters: Parameter[]
   jsonBody?: JsonSchema
+  /** Request body schemas by content type. */
+  bodies: Record<string, JsonSchema>
+  /** Documented answers by status: the body schema by content type (none for a body-less 204). */
+  responses: Record<string, Record<string, JsonSchema>>
 }
 
 /** The schema with every `#/components/schemas/…` reference replaced by the schema it names. */
@@ -43,6 +49,15 @@ export async function servedOperations(app: App): Promise<Operation[]> {
       path,
       parameters: op.parameters ?? [],
       jsonBody: op.requestBody?.content?.['application/json']?.schema,
+      bodies: Object.fromEntries(
+        Object.entries(op.requestBody?.content ?? {}).map(([type, media]: [string, any]) => [type, media.schema ?? {}]),
+      ),
+      responses: Object.fromEntries(
+        Object.entries(op.responses ?? {}).map(([status, answer]: [string, any]) => [
+          status,
+          Object.fromEntries(Object.entries(answer.content ?? {}).map(([type, media]: [string, any]) => [type, media.schema ?? {}])),
+        ]),
+      ),
     })),
   )
 }

@@ -91,14 +91,14 @@ export function fromPglite(pglite: PGlite, onClose: () => void = () => {}): Data
 }
 
 /**
- * `connectWaitMs`: how long a query waits for a connection, new or free in the pool, before it
+ * `connectTimeoutMs`: how long a query waits for a connection, new or free in the pool, before it
  * fails as the database being unavailable (503); 0 waits as long as it takes.
  */
-export function fromPostgres(url: string, poolSize = 10, connectWaitMs = 3000): Database {
+export function fromPostgres(url: string, poolSize = 10, connectTimeoutMs = 3000): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: connectWaitMs,
+    connectionTimeoutMillis: connectTimeoutMs,
   })
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
@@ -164,8 +164,13 @@ function listenWithReconnect(url: string, channel: string, onMessage: (payload: 
   })
 }
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
-  if (options.databaseUrl) return fromPostgres(options.databaseUrl, options.poolSize)
+export async function openDatabase(options: {
+  databaseUrl?: string
+  dataDir: string
+  poolSize?: number
+  connectTimeoutMs?: number
+}): Promise<Database> {
+  if (options.databaseUrl) return fromPostgres(options.databaseUrl, options.poolSize, options.connectTimeoutMs)
   const release = lockDataDir(options.dataDir)
   try {
     const pglite = await PGlite.create(join(options.dataDir, 'pgdata'), pgliteOptions())

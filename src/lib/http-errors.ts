@@ -76,6 +76,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
  * are not UTF-8 (`%FF`, `%ED%A0%80`) cannot be matched to a parameter: a 422 at `["path"]`.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const shown = error.code === 'FST_ERR_BAD_URL' ? new ValidationFailed([undecodable(['path'])]) : error
+  // The router's own 414 message repeats the whole parameter back.
+  const shown =
+    error.code === 'FST_ERR_BAD_URL'
+      ? new ValidationFailed([undecodable(['path'])])
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new AppError(414, 'A path parameter is too long')
+        : error
   return request.server.errorHandler(shown as FastifyError, request, reply)
 }

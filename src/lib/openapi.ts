@@ -18,6 +18,7 @@ const ERRORS: Record<number, { description: string; schema: Json }> = {
   404: { description: 'Not found or not visible to the caller', schema: ErrorBody },
   409: { description: 'Conflict with the current state', schema: ErrorBody },
   413: { description: 'Request body too large', schema: ErrorBody },
+  414: { description: 'A path parameter is too long', schema: ErrorBody },
   422: { description: 'Validation error', schema: ValidationErrorBody },
   429: { description: 'Too many attempts; retry after the Retry-After header', schema: ErrorBody },
   503: { description: 'Database unavailable', schema: ErrorBody },
@@ -31,7 +32,7 @@ const PARTS = ['params', 'querystring', 'body', 'headers']
 /**
  * The error statuses a route can answer with. By rule: 401 and 503 behind the bearer token (the caller
  * is read from the database), 403 where roles or a product gate it, 404 where the path names a row,
- * 413 where a body can be sent, 422 where any part is validated. Statuses a handler adds (409, a public
+ * 413 where a body can be sent, 414 where the path has a parameter (the router's length limit), 422 where any part is validated. Statuses a handler adds (409, a public
  * route's 401/429/503) are declared in the route's `response`.
  */
 export function errorStatuses(route: RouteOptions): number[] {
@@ -44,7 +45,9 @@ export function errorStatuses(route: RouteOptions): number[] {
     [401, !open],
     [403, Boolean(config.roles || config.product)],
     [404, route.url.includes('/:')],
-    [413, takesBody],
+    // Fastify reads a body sent with any method but GET and HEAD, so DELETE too can be too large.
+    [413, methods.some((m) => m !== 'GET' && m !== 'HEAD')],
+    [414, route.url.includes('/:')],
     [422, takesBody || PARTS.some((part) => schema[part])],
     [503, !open],
   ]

@@ -119,6 +119,21 @@ describe('presigned POST target', () => {
     expect(res.body.detail).toEqual([{ loc: ['header', 'content-type'], msg: 'Expected multipart/form-data', type: 'value_error' }])
   })
 
+  it('refuses a multipart body that is not a well-formed form (422, not a 500)', async () => {
+    const malformed = { detail: [{ loc: ['body'], msg: 'Malformed multipart/form-data body', type: 'value_error' }] }
+    const post = (contentType: string, body: string) =>
+      client(t.app).post('/api/v1/shared/uploads/target', body, { 'content-type': contentType })
+    const truncated = await post('multipart/form-data; boundary=fuzz', 'a=1&b=2')
+    expect(outcome(truncated)).toEqual({ status: 422, body: malformed })
+    const noBoundary = await post('multipart/form-data', '--x\r\n')
+    expect(outcome(noBoundary)).toEqual({ status: 422, body: malformed })
+    const proto = await post(
+      'multipart/form-data; boundary=b',
+      '--b\r\ncontent-disposition: form-data; name="__proto__"\r\n\r\nx\r\n--b--\r\n',
+    )
+    expect(outcome(proto)).toEqual({ status: 422, body: malformed })
+  })
+
   it('takes files above the 1 MiB API body limit', async () => {
     const big = Buffer.concat([PNG_3X2, Buffer.alloc(3 * 1024 * 1024)])
     const { uploadId, presignedPost } = await startUpload(org.crew.api, big.length, 'image/png')

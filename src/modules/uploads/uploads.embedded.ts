@@ -31,7 +31,10 @@ async function* parsed<T>(form: AsyncIterable<T>): AsyncGenerator<T> {
   try {
     yield* form
   } catch (error) {
-    if (typeof (error as FastifyError).statusCode === 'number') throw error
+    const { code, statusCode } = error as FastifyError
+    // The plugin's own 400s (a `__proto__` field name, a body that ends early) are malformed forms too.
+    const malformed = statusCode === undefined || code === 'FST_PROTO_VIOLATION' || code === 'FST_MP_PREMATURE_CLOSE'
+    if (!malformed) throw error
     throw invalid(['body'], 'Malformed multipart/form-data body', 'value_error')
   }
 }
