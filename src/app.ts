@@ -2,7 +2,7 @@ import formbody from '@fastify/formbody'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify'
 import type { Config } from './config.js'
 import type { Database } from './db/database.js'
 import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
@@ -14,6 +14,7 @@ import { parseForm } from './lib/input-hygiene.js'
 import { loggerOptions } from './lib/logging.js'
 import { createOidc } from './lib/oidc.js'
 import { documentObject, documentRoute } from './lib/openapi.js'
+import { registerRequestId, requestIdOf } from './lib/request-id.js'
 import { registerRequestValidation } from './lib/request-validation.js'
 import { registerSecurityHeaders } from './lib/security-headers.js'
 import { registerDrain } from './lib/shutdown.js'
@@ -43,8 +44,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // X-Forwarded-For is believed only from the configured proxies; anyone else could pick their address with it.
     trustProxy: config.trustProxy.length ? [...config.trustProxy] : false,
     frameworkErrors,
+    // The id is ours to check (lib/request-id.ts), so Fastify does not read the header itself.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  registerRequestId(app)
   registerErrorHandler(app)
   registerDrain(app, config.shutdownGraceSeconds)
   await registerSecurityHeaders(app)
