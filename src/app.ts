@@ -7,6 +7,7 @@ import type { Config } from './config.js'
 import type { Database } from './db/database.js'
 import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
 import { createTokens, registerAuth } from './lib/auth.js'
+import { registerConsole } from './lib/console.js'
 import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
 import { httpServerOptions } from './lib/http-server.js'
 import { registerIdempotency } from './lib/idempotency.js'
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     storage,
     oidc: createOidc(config.sso),
   })
+  await registerConsole(app)
   app.addHook('onClose', async () => {
     await unsubscribe()
     await database.close()
