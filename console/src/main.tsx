@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router'
 import { SessionProvider } from './auth/session.js'
 import { router } from './routes.js'
+import { resolver, theme } from './theme.js'
 
 const queryClient = new QueryClient({
   // A 401 or 403 will not change by asking again; the session handles expiry.
@@ -15,7 +16,7 @@ const queryClient = new QueryClient({
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root')
 createRoot(root).render(
-  <MantineProvider>
+  <MantineProvider theme={theme} cssVariablesResolver={resolver}>
     <QueryClientProvider client={queryClient}>
       <SessionProvider>
         <RouterProvider router={router} />

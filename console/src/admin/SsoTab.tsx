@@ -5,6 +5,7 @@ import type { components } from '../../../client/index.js'
 import { ApiError, unwrap } from '../api.js'
 import { ssoRedirectUri } from '../auth/SignInPage.js'
 import { useSession } from '../auth/session.js'
+import { BAD } from '../shared/colours.js'
 import { MutationAlert } from '../shared/MutationAlert.js'
 import { QueryState } from '../shared/QueryState.js'
 
@@ -93,7 +94,7 @@ export function SsoTab() {
               Save single sign-on
             </Button>
             {settings && (
-              <Button color="red" variant="outline" onClick={() => remove.mutate()} loading={remove.isPending}>
+              <Button color={BAD} variant="outline" onClick={() => remove.mutate()} loading={remove.isPending}>
                 Turn off
               </Button>
             )}

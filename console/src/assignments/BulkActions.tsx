@@ -4,6 +4,7 @@ import { useState } from 'react'
 import type { components } from '../../../client/index.js'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
+import { BAD } from '../shared/colours.js'
 import { errorText } from '../shared/errors.js'
 import { BulkResults } from './BulkResults.js'
 import { type BulkOutcome, outcomesOf } from './bulk-outcome.js'
@@ -80,14 +81,14 @@ export function BulkActions({ ids, known, onDone }: { ids: string[]; known: Map<
             <Button disabled={none || courseIds.length === 0} loading={run.isPending} onClick={() => run.mutate('add-courses')}>
               Add to {ids.length} selected
             </Button>
-            <Button variant="outline" color="red" disabled={none || courseIds.length === 0} onClick={() => run.mutate('remove-courses')}>
+            <Button variant="outline" color={BAD} disabled={none || courseIds.length === 0} onClick={() => run.mutate('remove-courses')}>
               Remove from {ids.length} selected
             </Button>
           </Group>
         </Tabs.Panel>
       </Tabs>
       {run.isError && (
-        <Alert color="red" role="alert">
+        <Alert color={BAD} role="alert">
           {errorText(run.error)}
         </Alert>
       )}

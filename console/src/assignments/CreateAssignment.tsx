@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
+import { GOOD } from '../shared/colours.js'
 import { errorText } from '../shared/errors.js'
 
 /** Assigns one person to a ship in a role. */
@@ -66,7 +67,7 @@ export function CreateAssignment({ shipOptions, onCreated }: { shipOptions: { va
         </Alert>
       )}
       {create.isSuccess && (
-        <Text c="green.9" mt="xs">
+        <Text c={GOOD} mt="xs">
           Assigned {create.data.userName} to {create.data.shipName}.
         </Text>
       )}

@@ -2,6 +2,7 @@ import { Card, Group, SimpleGrid, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
+import { BAD, GOOD } from '../shared/colours.js'
 import { labelOf } from '../shared/labels.js'
 import { QueryState } from '../shared/QueryState.js'
 
@@ -21,8 +22,8 @@ export function ShipSummary({ shipId, asOf }: { shipId: string; asOf: string }) 
         <Card withBorder aria-label="Ship summary" component="section">
           <Group>
             <Text fw={700}>{ship.assignments} assigned</Text>
-            <Text c="green.9">{ship.ready} ready</Text>
-            <Text c="red.9">{ship.notReady} not ready</Text>
+            <Text c={GOOD}>{ship.ready} ready</Text>
+            <Text c={BAD}>{ship.notReady} not ready</Text>
           </Group>
           <SimpleGrid cols={{ base: 1, md: 2 }} mt="xs">
             {Object.entries(ship.byCode).map(([code, count]) => (

@@ -5,6 +5,7 @@ import { useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
+import { BAD, GOOD } from '../shared/colours.js'
 import { errorText } from '../shared/errors.js'
 import { QueryState } from '../shared/QueryState.js'
 import { FilePreview } from './FilePreview.js'
@@ -72,7 +73,7 @@ export function ReviewItemPanel({ item, onDecided }: Props) {
                   {errorText(decide.error)}
                 </Alert>
               )}
-              <Button color="green" onClick={verify} loading={decide.isPending && decide.variables === 'verify'}>
+              <Button color={GOOD} onClick={verify} loading={decide.isPending && decide.variables === 'verify'}>
                 Verify (V)
               </Button>
               <Textarea
@@ -85,7 +86,7 @@ export function ReviewItemPanel({ item, onDecided }: Props) {
                 maxLength={500}
               />
               <Group>
-                <Button color="red" variant="outline" onClick={reject} loading={decide.isPending && decide.variables === 'reject'}>
+                <Button color={BAD} variant="outline" onClick={reject} loading={decide.isPending && decide.variables === 'reject'}>
                   Reject (R)
                 </Button>
               </Group>

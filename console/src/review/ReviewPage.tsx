@@ -71,8 +71,8 @@ export default function ReviewPage() {
                   {items.map((item) => (
                     <NavLink
                       key={item.targetId}
-                      label={labelOf(item.targetType)}
-                      description={`Submitted ${item.submittedAt?.slice(0, 16).replace('T', ' ') ?? '—'}`}
+                      label={`${labelOf(item.targetType)} · ${item.submittedAt?.slice(0, 16).replace('T', ' ') ?? 'not submitted'}`}
+                      variant="filled"
                       active={item.targetId === selected.targetId}
                       onClick={() => setSelectedId(item.targetId)}
                       data-testid="queue-item"
