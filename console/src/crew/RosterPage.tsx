@@ -1,14 +1,14 @@
-import { Anchor, Group, Select, Stack, TextInput, Title } from '@mantine/core'
+import { Group, Select, Stack, TextInput, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { Link } from 'react-router'
 import type { components } from '../../../client/index.js'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { DataTable } from '../shared/DataTable.js'
 import { LoadMore } from '../shared/LoadMore.js'
 import { labelOf } from '../shared/labels.js'
+import { PersonLink } from '../shared/PersonLink.js'
 import { QueryState } from '../shared/QueryState.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
 
@@ -70,14 +70,7 @@ export default function RosterPage() {
             rows={data.pages.flatMap((p) => p.items)}
             rowKey={(u) => u.id}
             columns={[
-              {
-                header: 'Name',
-                cell: (u) => (
-                  <Anchor component={Link} to={`/crew/${u.id}`}>
-                    {u.firstName} {u.lastName}
-                  </Anchor>
-                ),
-              },
+              { header: 'Name', cell: (u) => <PersonLink userId={u.id} name={`${u.firstName} ${u.lastName}`} /> },
               { header: 'E-mail', cell: (u) => u.email },
               { header: 'Role', cell: (u) => labelOf(u.role) },
               { header: 'Account', cell: (u) => labelOf(u.state) },

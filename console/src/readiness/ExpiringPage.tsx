@@ -1,12 +1,12 @@
-import { Anchor, Group, NumberInput, Select, Stack, TextInput, Title } from '@mantine/core'
+import { Group, NumberInput, Select, Stack, TextInput, Title } from '@mantine/core'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { Link } from 'react-router'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { DataTable } from '../shared/DataTable.js'
 import { LoadMore } from '../shared/LoadMore.js'
 import { labelOf } from '../shared/labels.js'
+import { PersonLink } from '../shared/PersonLink.js'
 import { QueryState } from '../shared/QueryState.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
 
@@ -65,14 +65,7 @@ export default function ExpiringPage() {
             rows={data.pages.flatMap((p) => p.items)}
             rowKey={(i) => i.targetId}
             columns={[
-              {
-                header: 'Person',
-                cell: (i) => (
-                  <Anchor component={Link} to={`/crew/${i.userId}`}>
-                    {i.userName}
-                  </Anchor>
-                ),
-              },
+              { header: 'Person', cell: (i) => <PersonLink userId={i.userId} name={i.userName} /> },
               { header: 'Document', cell: (i) => labelOf(i.type) },
               { header: 'Expires', cell: (i) => i.expiryDate },
               { header: 'Days left', cell: (i) => i.daysLeft },

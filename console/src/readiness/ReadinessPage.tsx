@@ -1,12 +1,12 @@
-import { Anchor, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Group, Select, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { Link } from 'react-router'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { DataTable } from '../shared/DataTable.js'
 import { LoadMore } from '../shared/LoadMore.js'
 import { labelOf } from '../shared/labels.js'
+import { PersonLink } from '../shared/PersonLink.js'
 import { QueryState } from '../shared/QueryState.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
 import { IssuesOf } from './IssuesOf.js'
@@ -79,14 +79,7 @@ export default function ReadinessPage() {
             rows={data.pages.flatMap((p) => p.items)}
             rowKey={(a) => a.assignmentId}
             columns={[
-              {
-                header: 'Person',
-                cell: (a) => (
-                  <Anchor component={Link} to={`/crew/${a.userId}`}>
-                    {a.userName}
-                  </Anchor>
-                ),
-              },
+              { header: 'Person', cell: (a) => <PersonLink userId={a.userId} name={a.userName} /> },
               { header: 'Ship', cell: (a) => a.shipName },
               { header: 'Role', cell: (a) => a.role },
               { header: 'Ready', cell: (a) => <StatusBadge status={a.ready ? 'ready' : 'not_ready'} /> },
