@@ -313,6 +313,20 @@ export interface RequirementsTable {
   certificate_types: string[]
 }
 
+/** The audit trail (DECISIONS §11): append-only, the database refuses UPDATE and DELETE. */
+export interface EventsTable {
+  id: string
+  organization_id: string
+  type: string
+  occurred_at: CreatedAt
+  actor_user_id: string | null
+  actor_role: Role | null
+  target_type: string
+  target_id: string | null
+  data: ColumnType<unknown, string, never>
+  request_id: string | null
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -337,4 +351,5 @@ export interface DB {
   sso_login_states: SsoLoginStatesTable
   idempotency_keys: IdempotencyKeysTable
   requirements: RequirementsTable
+  events: EventsTable
 }
