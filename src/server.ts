@@ -25,7 +25,7 @@ async function prepare(config: Config): Promise<void> {
     if (database.engine === 'pglite') {
       const demo = await seedDemo(database.db)
       const lines = demo.logins.map((l) => `  ${l.role.padEnd(16)} ${l.email}  ${l.password}`)
-      console.log(`First start: created a demo organization. Log in with POST /api/v1/auth/token as:\n${lines.join('\n')}`)
+      console.log(`First start: created a demo organization. Sign in at ${config.publicUrl}/console (or POST /api/v1/auth/token) as:\n${lines.join('\n')}`)
     } else {
       console.log('No organization yet: create one with  npx seaworthy org create --name <name> --admin-email <e> --admin-password <p>')
     }
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   await prepare(config)
   if (config.workers > 1) supervise(config)
   else await serve(config)
-  console.log(`Seaworthy is running on http://${config.host}:${config.port} (API reference: /docs)`)
+  console.log(`Seaworthy is running on http://${config.host}:${config.port} (console: /console, API reference: /docs)`)
 }
 
 main().catch((error) => {
