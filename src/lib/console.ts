@@ -53,6 +53,7 @@ export async function registerConsole(app: FastifyInstance, root = consoleDirect
         root,
         index: 'index.html',
         schemaHide: true,
+        cacheControl: false,
         setHeaders: (res, path) =>
           res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
       })
