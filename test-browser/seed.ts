@@ -81,3 +81,37 @@ export async function createPassport(api: SeaworthyClient, userId: string, uploa
 }
 
 export { ok }
+
+/** A course on the assignment with one failed and one passed attempt, so course difficulty has numbers to draw. */
+export async function courseWithAttempts(api: SeaworthyClient, assignmentId: string, title: string) {
+  const me = await ok(api.GET('/api/v1/users/me'))
+  const course = await ok(
+    api.POST('/api/v1/courses/', {
+      body: { organization_id: me.organization.id, s3_path: 'courses/fire', launch_file: 'index.html', title },
+    }),
+  )
+  await ok(api.POST('/api/v1/learn/assignments/bulk/courses', { body: { assignmentIds: [assignmentId], courseIds: [course.id] } }))
+  const registrations = await ok(api.GET('/api/v1/learn/registrations', { params: { query: { assignment_id: assignmentId } } }))
+  const registration = registrations.items.find((r) => r.course_id === course.id)
+  if (!registration) throw new Error('the course was not registered on the assignment')
+  for (const passed of [false, true]) {
+    const path = { registration_id: registration.id }
+    await ok(
+      api.POST('/api/v1/learn/registrations/{registration_id}/attempts', {
+        params: { path },
+        body: { attemptId: crypto.randomUUID(), passed },
+      }),
+    )
+  }
+  return course
+}
+
+/** A medical certificate with no file: it queues for review behind anything submitted before it. */
+export async function createMedical(api: SeaworthyClient, userId: string) {
+  return ok(
+    api.POST('/api/v1/crew/users/{user_id}/certificates', {
+      params: { path: { user_id: userId } },
+      body: { certificateType: 'medical', certificateNumber: 'MED-77', issuingAuthority: 'Port clinic', expiryDate: '2027-08-01' },
+    }),
+  )
+}

@@ -1,5 +1,5 @@
 import { BarChart } from '@mantine/charts'
-import { Stack, Text } from '@mantine/core'
+import { Box, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
@@ -20,16 +20,22 @@ export function DifficultyTab() {
           <Text c="dimmed">No attempts recorded yet.</Text>
         ) : (
           <Stack>
-            <BarChart
-              h={300}
-              data={data.map((d) => ({ course: d.course, 'Pass rate %': Math.round(d.passRate * 100), 'Average attempts': d.avgAttempts }))}
-              dataKey="course"
-              series={[
-                { name: 'Pass rate %', color: 'teal.8' },
-                { name: 'Average attempts', color: 'orange.8' },
-              ]}
-              aria-label="Course difficulty chart"
-            />
+            <Box component="figure" m={0}>
+              <figcaption>Pass rate and average attempts per course</figcaption>
+              <BarChart
+                h={300}
+                data={data.map((d) => ({
+                  course: d.course,
+                  'Pass rate %': Math.round(d.passRate * 100),
+                  'Average attempts': d.avgAttempts,
+                }))}
+                dataKey="course"
+                series={[
+                  { name: 'Pass rate %', color: 'teal.8' },
+                  { name: 'Average attempts', color: 'orange.8' },
+                ]}
+              />
+            </Box>
             <DataTable
               caption="Course difficulty"
               rows={data}

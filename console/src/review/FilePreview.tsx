@@ -1,4 +1,4 @@
-import { Alert, Anchor, Image, Stack } from '@mantine/core'
+import { Alert, Anchor, Image, Paper, Stack } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
@@ -23,11 +23,13 @@ export function FilePreview({ uploadId }: { uploadId: string | null }) {
         const label = `Uploaded file ${file.originalFilename}`
         return (
           <Stack gap="xs" data-testid="file-preview">
-            {file.pageCount !== null ? (
-              <PdfFirstPage url={file.downloadUrl} width={PREVIEW_WIDTH} label={label} />
-            ) : (
-              <Image src={file.downloadUrl} alt={label} w={PREVIEW_WIDTH} fit="contain" />
-            )}
+            <Paper withBorder w="fit-content">
+              {file.pageCount !== null ? (
+                <PdfFirstPage url={file.downloadUrl} width={PREVIEW_WIDTH} label={label} />
+              ) : (
+                <Image src={file.downloadUrl} alt={label} w={PREVIEW_WIDTH} fit="contain" />
+              )}
+            </Paper>
             <Anchor href={file.downloadUrl} target="_blank" rel="noreferrer" size="sm">
               Open {file.originalFilename}
             </Anchor>
