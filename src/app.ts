@@ -1,3 +1,5 @@
+import compress from '@fastify/compress'
+import cors from '@fastify/cors'
 import formbody from '@fastify/formbody'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -13,6 +15,7 @@ import { httpServerOptions } from './lib/http-server.js'
 import { registerIdempotency } from './lib/idempotency.js'
 import { parseForm } from './lib/input-hygiene.js'
 import { loggerOptions } from './lib/logging.js'
+import { createMetrics, registerRequestMetrics } from './lib/metrics.js'
 import { createOidc } from './lib/oidc.js'
 import { documentObject, documentRoute } from './lib/openapi.js'
 import { registerRequestId, requestIdOf } from './lib/request-id.js'
@@ -51,10 +54,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  const metrics = createMetrics(database)
   registerRequestId(app)
+  registerRequestMetrics(app, metrics)
   registerErrorHandler(app)
   registerDrain(app, config.shutdownGraceSeconds)
   await registerSecurityHeaders(app)
+  // DECISIONS §12: gzip or br above 1 KiB when accepted. Request bodies stay uncompressed, as before.
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], globalDecompression: false })
+  if (config.corsOrigins.length) {
+    await app.register(cors, {
+      origin: [...config.corsOrigins],
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      exposedHeaders: ['x-request-id', 'retry-after', 'content-disposition', 'www-authenticate'],
+      maxAge: 600,
+    })
+  }
   registerIdempotency(app, database.db)
   registerRequestValidation(app)
 
@@ -115,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     actors,
     storage,
     oidc: createOidc(config.sso),
+    metrics,
   })
   await registerConsole(app)
   app.addHook('onClose', async () => {

@@ -1,3 +1,4 @@
+import { text } from 'node:stream/consumers'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { SeaworthyClient } from '../client/index.js'
@@ -213,6 +214,24 @@ describe('the office console', () => {
     await page.goto(consoleUrl('/crew'))
     await page.getByText('Your session has expired. Please sign in again.').waitFor()
     expect(new URL(page.url()).pathname).toBe('/console/sign-in')
+  })
+
+  it('downloads the fleet expiry list as the CSV the API serves', async () => {
+    const { data: expected } = await admin.GET('/api/v1/crew/expiring', {
+      params: { query: { within_days: 2000, format: 'csv' } },
+      parseAs: 'text',
+    })
+    expect(expected).toContain('Rob Review')
+
+    await newPage()
+    await signInAs(page, service.baseUrl, ADMIN.email)
+    await page.goto(consoleUrl('/expiring'))
+    await page.getByLabel('Within days').fill('2000')
+    await page.getByRole('cell', { name: 'Rob Review' }).first().waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
+    const stream = await download.createReadStream()
+    expect(await text(stream)).toBe(expected)
+    await screenshot(page, 'expiring')
   })
 
   it('has no serious or critical accessibility violations on any screen', async () => {

@@ -72,9 +72,12 @@ export async function startService(admin: { email: string; password: string; dom
     DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-browser-')),
     LOG_LEVEL: 'warn',
   }
-  const cli = join(ROOT, 'bin', 'seaworthy.js')
+  const cli = join(ROOT, 'src', 'cli.ts')
   const orgArgs = ['org', 'create', '--name', 'Browser Line', '--admin-email', admin.email, '--admin-password', admin.password]
-  await run(process.execPath, [cli, ...orgArgs, '--products', 'learn,crew', '--domain', admin.domain], { env, cwd: ROOT })
+  await run(process.execPath, ['--import', 'tsx', cli, ...orgArgs, '--products', 'learn,crew', '--domain', admin.domain], {
+    env,
+    cwd: ROOT,
+  })
 
   let output = ''
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'server.ts')], { env, cwd: ROOT })

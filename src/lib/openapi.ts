@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger'
 import type { RouteOptions } from 'fastify'
+import { exportsCsv, jsonOrCsv } from './csv.js'
 import { ErrorBody, ValidationErrorBody } from './schemas.js'
 
 /**
@@ -61,6 +62,7 @@ const isPublic = (route: RouteOptions) => Boolean((route.config as Json | undefi
 export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   const response: Json = { ...(schema as Json)?.response }
   for (const status of errorStatuses(route)) response[status] ??= ERRORS[status].schema
+  if (exportsCsv((schema as Json)?.querystring)) response[200] = jsonOrCsv(response[200])
   // A public route says so: an empty list, not a missing one (which would mean "as the document default").
   const security = (schema as Json)?.security ?? (isPublic(route) ? [] : [{ bearerAuth: [] }])
   return { url, schema: { ...schema, response, security } }

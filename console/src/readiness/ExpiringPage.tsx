@@ -1,11 +1,13 @@
-import { Group, NumberInput, Select, Stack, TextInput, Title } from '@mantine/core'
-import { useInfiniteQuery } from '@tanstack/react-query'
+import { Button, Group, NumberInput, Select, Stack, TextInput, Title } from '@mantine/core'
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { DataTable } from '../shared/DataTable.js'
+import { saveBlob } from '../shared/download.js'
 import { LoadMore } from '../shared/LoadMore.js'
 import { labelOf } from '../shared/labels.js'
+import { MutationAlert } from '../shared/MutationAlert.js'
 import { PersonLink } from '../shared/PersonLink.js'
 import { QueryState } from '../shared/QueryState.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
@@ -18,20 +20,24 @@ export default function ExpiringPage() {
   const [status, setStatus] = useState<Status | null>(null)
   const [withinDays, setWithinDays] = useState<number | string>('')
   const [asOf, setAsOf] = useState('')
+  const filters = {
+    status: status ?? undefined,
+    within_days: typeof withinDays === 'number' ? withinDays : undefined,
+    as_of: asOf || undefined,
+  }
+  // Every matching row as CSV, streamed by the service (not just the pages loaded here).
+  const csv = useMutation({
+    mutationFn: () => unwrap(api.GET('/api/v1/crew/expiring', { params: { query: { ...filters, format: 'csv' } }, parseAs: 'blob' })),
+    onSuccess: (blob) => saveBlob(blob as Blob, `expiring-${asOf || new Date().toISOString().slice(0, 10)}.csv`),
+  })
   const expiring = useInfiniteQuery({
-    queryKey: ['expiring', status, withinDays, asOf],
+    queryKey: ['expiring', filters],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET('/api/v1/crew/expiring', {
           params: {
-            query: {
-              limit: 100,
-              cursor: pageParam,
-              status: status ?? undefined,
-              within_days: typeof withinDays === 'number' ? withinDays : undefined,
-              as_of: asOf || undefined,
-            },
+            query: { limit: 100, cursor: pageParam, ...filters },
           },
         }),
       ),
@@ -57,7 +63,11 @@ export default function ExpiringPage() {
         />
         <NumberInput label="Within days" min={0} max={3650} value={withinDays} onChange={setWithinDays} placeholder="Each type's window" />
         <TextInput label="As of" type="date" value={asOf} onChange={(e) => setAsOf(e.currentTarget.value)} />
+        <Button variant="default" onClick={() => csv.mutate()} loading={csv.isPending}>
+          Download CSV
+        </Button>
       </Group>
+      <MutationAlert mutation={csv} saved="Downloaded." />
       <QueryState query={expiring}>
         {(data) => (
           <DataTable
