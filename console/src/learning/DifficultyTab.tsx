@@ -6,7 +6,7 @@ import { useSession } from '../auth/session.js'
 import { DataTable } from '../shared/DataTable.js'
 import { QueryState } from '../shared/QueryState.js'
 
-/** Pass rate and attempts per course: a chart to see, and the same numbers as a table to read. */
+/** Pass rate per course as a chart to see; the numbers, attempts and enrollments too, as a table to read. */
 export function DifficultyTab() {
   const { api } = useSession()
   const difficulty = useQuery({
@@ -21,19 +21,13 @@ export function DifficultyTab() {
         ) : (
           <Stack>
             <Box component="figure" m={0}>
-              <figcaption>Pass rate and average attempts per course</figcaption>
+              <figcaption>Pass rate per course (%); attempts and enrollments in the table below</figcaption>
               <BarChart
                 h={300}
-                data={data.map((d) => ({
-                  course: d.course,
-                  'Pass rate %': Math.round(d.passRate * 100),
-                  'Average attempts': d.avgAttempts,
-                }))}
+                data={data.map((d) => ({ course: d.course, 'Pass rate %': Math.round(d.passRate * 100) }))}
                 dataKey="course"
-                series={[
-                  { name: 'Pass rate %', color: 'teal.8' },
-                  { name: 'Average attempts', color: 'orange.8' },
-                ]}
+                series={[{ name: 'Pass rate %', color: 'teal.8' }]}
+                yAxisProps={{ domain: [0, 100] }}
               />
             </Box>
             <DataTable
