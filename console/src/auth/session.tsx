@@ -26,6 +26,8 @@ interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null)
 
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 export const EXPIRED_NOTICE = 'Your session has expired. Please sign in again.'
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -75,7 +77,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // The token's own lifetime: sign out when it runs out, even if the screen makes no request.
   useEffect(() => {
     if (!session) return
-    const timer = window.setTimeout(() => end(EXPIRED_NOTICE), session.stored.expiresAt - Date.now())
+    // setTimeout takes at most 2^31 - 1 ms (24.8 days); a longer wait would fire at once.
+    const timer = window.setTimeout(() => end(EXPIRED_NOTICE), Math.min(session.stored.expiresAt - Date.now(), MAX_TIMER_MS))
     return () => window.clearTimeout(timer)
   }, [session, end])
 
