@@ -203,6 +203,22 @@ describe('the office console', () => {
     expect(response.status).toBe(403)
   })
 
+  it('shows an office employee the review and crew screens, not assignments or admin', async () => {
+    const email = 'oona.office@browser.test'
+    await ok(
+      admin.POST('/api/v1/shared/users', {
+        body: { email, firstName: 'Oona', lastName: 'Office', role: 'office_employee', password: PASSWORD },
+      }),
+    )
+    await newPage()
+    await signInAs(page, service.baseUrl, email)
+    await page.getByRole('heading', { name: 'Review queue' }).waitFor()
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Review queue', 'Crew', 'Fleet readiness', 'Expiring documents'])
+    await page.goto(consoleUrl('/assignments'))
+    await page.getByRole('alert').getByText('Your role does not give access to this screen.').waitFor()
+  })
+
   it('sends an expired session back to sign-in with a message', async () => {
     await newPage()
     await signInAs(page, service.baseUrl, ADMIN.email)
