@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import type { DB } from '../src/db/schema.js'
 import { courseDifficultyQuery } from '../src/modules/analytics/analytics.queries.js'
+import { updateAssignment } from '../src/modules/assignments/assignments.queries.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from '../src/modules/assignments/bulk.queries.js'
 import { bulkAddCourses, bulkRemoveCourses } from '../src/modules/assignments/bulk-courses.queries.js'
-import { updateAssignment } from '../src/modules/assignments/assignments.queries.js'
 import { expiringOfUser } from '../src/modules/crew-records/crew-records.queries.js'
 import { insertIdentityDocument } from '../src/modules/identity-documents/identity-documents.queries.js'
 
@@ -18,6 +18,8 @@ const ORG = '0190a000-0000-7000-8000-000000000001'
 const USER = '0190a000-0000-7000-8000-000000000002'
 const SHIP = '0190a000-0000-7000-8000-000000000003'
 const IDS = ['0190a000-0000-7000-8000-000000000004', '0190a000-0000-7000-8000-000000000005']
+/** Who writes: the events the statements append carry it. */
+const source = { orgId: ORG, actor: { userId: USER, role: 'admin' as const }, requestId: 'req-1' }
 
 /** The SQL of the statements `run` sends, compiled for PostgreSQL by a Kysely that executes nothing. */
 async function compiledSql(run: (db: Db) => Promise<unknown>): Promise<string[]> {
@@ -88,7 +90,7 @@ describe('SQL snapshots', () => {
     }
     const columns = { document_type: 'passport' as const, document_number: 'P1', uploaded_by_user_id: USER, upload_id: IDS[1] }
     const statements = await compiledSql((db) =>
-      insertIdentityDocument(db, ORG, 90, { id: IDS[0], userId: USER, columns, upload: { id: IDS[1], ownerId: USER }, review }),
+      insertIdentityDocument(db, ORG, 90, { id: IDS[0], userId: USER, columns, upload: { id: IDS[1], ownerId: USER }, review, source }),
     )
     await matchesSnapshot('identity-document-create', 'insertIdentityDocument: with an upload a crew member references', statements)
   })

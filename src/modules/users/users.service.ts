@@ -4,8 +4,9 @@ import type { Actor } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
 import { definedOnly } from '../../lib/columns.js'
 import { conflict } from '../../lib/errors.js'
+import { changesOf, type NewEvent } from '../../lib/events.js'
 import type { UserChanges } from './users.queries.js'
-import type { UserUpdate } from './users.schemas.js'
+import type { User, UserUpdate } from './users.schemas.js'
 
 /** An admin may not lock themselves out: no self-suspension, no dropping their own admin role. */
 export function assertNotSelfLockout(actor: Actor, userId: string, body: UserUpdate): void {
@@ -32,4 +33,24 @@ export async function userChanges(current: Selectable<UsersTable>, body: UserUpd
   // Restoring a user who never had a password brings them back as pending, not active.
   if (changes.state === 'active' && !current.password_hash && !body.password) changes.state = 'pending'
   return definedOnly(changes)
+}
+
+/**
+ * The events of a change to a user: a move to `suspended` is `user.suspended`, one back from it
+ * `user.restored`, any other change `user.updated`; a new password is flagged, never carried.
+ */
+export function userEvents(before: User, after: User, passwordSet: boolean): NewEvent[] {
+  const { state: stateBefore, ...restBefore } = before
+  const { state: stateAfter, ...restAfter } = after
+  const target = { type: 'user', id: after.id }
+  const changes = changesOf(restBefore, restAfter)
+  const events: NewEvent[] = []
+  if (Object.keys(changes).length > 0 || passwordSet) {
+    events.push({ type: 'user.updated', target, data: passwordSet ? { changes, passwordSet } : { changes } })
+  }
+  if (stateBefore !== stateAfter) {
+    const type = stateAfter === 'suspended' ? 'user.suspended' : stateBefore === 'suspended' ? 'user.restored' : 'user.updated'
+    events.push({ type, target, data: { changes: { state: [stateBefore, stateAfter] } } })
+  }
+  return events
 }
