@@ -50,7 +50,7 @@ async function matchesSnapshot(name: string, what: string, statements: string[])
 describe('SQL snapshots', () => {
   it('bulk update: one statement locking, checking and updating the listed assignments', async () => {
     const changes = { role: 'Bosun', due_date: null, end_date: '2026-09-01' }
-    const statements = await compiledSql((db) => bulkUpdateAssignments(db, ORG, IDS, changes))
+    const statements = await compiledSql((db) => bulkUpdateAssignments(db, source, IDS, changes))
     await matchesSnapshot('bulk-update', 'bulkUpdateAssignments: role and endDate set, dueDate cleared, startDate kept', statements)
   })
 
@@ -61,12 +61,12 @@ describe('SQL snapshots', () => {
   })
 
   it('bulk courses: one statement adding pairs, registrations and enrollments', async () => {
-    const statements = await compiledSql((db) => bulkAddCourses(db, ORG, IDS, [SHIP]))
+    const statements = await compiledSql((db) => bulkAddCourses(db, source, IDS, [SHIP]))
     await matchesSnapshot('bulk-add-courses', 'bulkAddCourses: two assignments, one course', statements)
   })
 
   it('bulk remove-courses: one statement removing pairs, unattempted registrations and enrollments', async () => {
-    const statements = await compiledSql((db) => bulkRemoveCourses(db, ORG, IDS, [SHIP]))
+    const statements = await compiledSql((db) => bulkRemoveCourses(db, source, IDS, [SHIP]))
     await matchesSnapshot('bulk-remove-courses', 'bulkRemoveCourses: two assignments, one course', statements)
   })
 
@@ -96,7 +96,7 @@ describe('SQL snapshots', () => {
   })
 
   it('PATCH assignment without dates: one statement updating and reading back', async () => {
-    const statements = await compiledSql((db) => updateAssignment(db, ORG, IDS[0], { role: 'Bosun' }))
+    const statements = await compiledSql((db) => updateAssignment(db, source, IDS[0], { role: 'Bosun' }))
     await matchesSnapshot('assignment-update', 'updateAssignment: role only', statements)
   })
 })

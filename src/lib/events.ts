@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import {
+  type Expression,
   type InsertQueryBuilder,
   type InsertResult,
   type QueryCreator,
@@ -235,4 +236,16 @@ export function eventsInsert<D>(
         ${actor?.role ?? null}::text, ${targetType}::text, e.target_id, e.data, ${requestId}::text
       from (${rows}) e`,
     ) as unknown as InsertQueryBuilder<D, any, InsertResult>
+}
+
+/**
+ * `data.changes` in SQL, for events written by a single statement: per wire field its value before
+ * and after as SQL; a field whose value did not change is left out, so `'{}'` means no change.
+ */
+export function changesSql(fields: Record<string, [Expression<unknown>, Expression<unknown>]>) {
+  const pairs = Object.entries(fields).map(
+    ([field, [before, after]]) =>
+      sql`${field}::text, case when ${before} is distinct from ${after} then jsonb_build_array(${before}, ${after}) end`,
+  )
+  return sql<unknown>`jsonb_strip_nulls(jsonb_build_object(${sql.join(pairs)}))`
 }
