@@ -36,6 +36,7 @@ const UNGATED = [
   'GET /api/v1/auth/sso/callback',
   'GET /api/v1/shared/organization',
   'PATCH /api/v1/shared/organization',
+  'GET /api/v1/shared/audit-events',
 ]
 
 const CREW = [
