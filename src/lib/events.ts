@@ -88,7 +88,7 @@ const sourceOf = (source: EventSource | Actor): EventSource =>
   'actor' in source ? source : { orgId: source.orgId, actor: { userId: source.userId, role: source.role }, requestId: source.requestId }
 
 /** The rows of `events` for these events, ids generated here like every other id. */
-export function eventRows(source: EventSource | Actor, events: readonly NewEvent[]) {
+function eventRows(source: EventSource | Actor, events: readonly NewEvent[]) {
   const { orgId, actor, requestId } = sourceOf(source)
   return events.map((event) => ({
     id: uuidv7(),

@@ -128,4 +128,28 @@ describe('GET /api/v1/shared/audit-events (DECISIONS §11)', () => {
       [...res.body.assignments].sort((a: any, b: any) => a.id.localeCompare(b.id)),
     )
   })
+
+  it('never carries a secret: passwords, their hashes, the SSO client secret', async () => {
+    const password = 'a password nobody may read'
+    const user = await org.admin.api.post(
+      '/api/v1/shared/users',
+      { email: `secret-${Date.now()}@example.test`, firstName: 'Sec', lastName: 'Ret', role: 'crew', password },
+      { 'x-request-id': 'secret-user' },
+    )
+    expect(user.status).toBe(201)
+    const changed = await org.admin.api.patch(
+      `/api/v1/shared/users/${user.body.id}`,
+      { password: `${password} 2` },
+      { 'x-request-id': 'secret-pw' },
+    )
+    expect(changed.status).toBe(200)
+    const sso = { issuer: 'https://idp.example.test', clientId: 'web', clientSecret: 'client-secret-value' }
+    expect((await org.admin.api.put('/api/v1/shared/organization/sso', sso, { 'x-request-id': 'secret-sso' })).status).toBe(200)
+    const events = (await list()).items.filter((e: any) => ['secret-user', 'secret-pw', 'secret-sso'].includes(e.requestId))
+    expect(events.map((e: any) => e.type).sort()).toEqual(['organization.updated', 'user.created', 'user.updated'])
+    expect(events.find((e: any) => e.type === 'user.updated').data).toEqual({ changes: {}, passwordSet: true })
+    expect(events.find((e: any) => e.type === 'organization.updated').data.changes.sso[1]).toMatchObject({ hasClientSecret: true })
+    const text = JSON.stringify(events)
+    for (const secret of [password, 'client-secret-value', '$argon2', 'hash']) expect(text).not.toContain(secret)
+  })
 })

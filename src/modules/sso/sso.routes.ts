@@ -145,7 +145,7 @@ export const ssoBrowserRoutes: ModulePlugin = (app, { db, tokens, oidc, config }
       },
     },
     async (request, reply) => {
-      const location = await finishLogin(deps, request.query, readStateCookie(request.headers.cookie), request.log)
+      const location = await finishLogin(deps, request.query, readStateCookie(request.headers.cookie), request)
       return reply.header('set-cookie', clearedStateCookie).header('cache-control', 'no-store').redirect(location)
     },
   )
