@@ -105,7 +105,7 @@ describe('the office console', () => {
     expect(new URL(page.url()).pathname).toBe('/console/review')
   })
 
-  it('reviews end to end: a passport previewed and verified, the next item at once, a certificate rejected with a reason', async () => {
+  it('reviews end to end: a passport previewed and verified, the next item at once, a certificate rejected with a reason, the audit event shown', async () => {
     await newPage()
     await signInAs(page, service.baseUrl, ADMIN.email)
     const item = page.locator(`[data-target-id="${seeded.passportId}"]`)
@@ -138,6 +138,15 @@ describe('the office console', () => {
       'rejected',
       'Stamp unreadable',
     ])
+
+    // The decision in the audit trail, as the Admin screen shows it.
+    await page.goto(consoleUrl('/admin'))
+    await page.getByRole('tab', { name: 'Audit events' }).click()
+    await page.getByLabel('Record id').fill(seeded.passportId)
+    const verified = page.getByRole('row', { name: /verification\.verified/ })
+    await verified.waitFor()
+    expect(await verified.textContent()).toContain(`identity_document ${seeded.passportId}`)
+    await screenshot(page, 'admin-audit')
   })
 
   it('runs a bulk update and shows which assignment failed and why', async () => {
@@ -263,6 +272,7 @@ describe('the office console', () => {
       ['admin-organization', '/admin', 'Save settings'],
       ['admin-requirements', '/admin', 'Save requirements', 'Requirements'],
       ['admin-sso', '/admin', 'Single sign-on is off.', 'Single sign-on'],
+      ['admin-audit', '/admin', 'verification.verified', 'Audit events'],
     ]
     const found: Record<string, Violation[]> = {}
     for (const [name, path, ready, tab] of screens) {

@@ -1,4 +1,5 @@
 import { TabbedPage } from '../shared/TabbedPage.js'
+import { AuditTab } from './AuditTab.js'
 import { OrganizationTab } from './OrganizationTab.js'
 import { RequirementsTab } from './RequirementsTab.js'
 import { SsoTab } from './SsoTab.js'
@@ -11,6 +12,7 @@ export default function AdminPage() {
         { value: 'organization', label: 'Organization', content: <OrganizationTab /> },
         { value: 'requirements', label: 'Requirements', content: <RequirementsTab /> },
         { value: 'sso', label: 'Single sign-on', content: <SsoTab /> },
+        { value: 'audit', label: 'Audit events', content: <AuditTab /> },
       ]}
     />
   )
