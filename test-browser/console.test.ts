@@ -109,7 +109,9 @@ describe('the office console', () => {
     await newPage()
     await signInAs(page, service.baseUrl, ADMIN.email)
     const item = page.locator(`[data-target-id="${seeded.passportId}"]`)
-    await item.click()
+    // By keyboard: the item takes focus and Enter opens it.
+    await item.focus()
+    await page.keyboard.press('Enter')
     // The PDF's first page drawn from the signed download link, beside the document's fields.
     await page.locator('canvas[data-drawn="true"]').waitFor()
     await page.getByRole('cell', { name: 'P1234567' }).waitFor()

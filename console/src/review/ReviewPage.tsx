@@ -70,6 +70,8 @@ export default function ReviewPage() {
                 <nav aria-label="Pending items">
                   {items.map((item) => (
                     <NavLink
+                      // A button, so Tab reaches every item as well as J/K do.
+                      component="button"
                       key={item.targetId}
                       label={`${labelOf(item.targetType)} · ${item.submittedAt?.slice(0, 16).replace('T', ' ') ?? 'not submitted'}`}
                       variant="filled"
