@@ -1066,7 +1066,7 @@ export interface paths {
         };
         /**
          * Single-sign-on settings
-         * @description Admins only. The client secret is never returned. 404 while single sign-on is not set up.
+         * @description Admins only. The client secret is never returned.
          */
         get: operations["getSsoSettings"];
         /**
@@ -12575,20 +12575,6 @@ export interface operations {
             };
             /** @description Not allowed for this role, organization or product */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Ship not found"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found or not visible to the caller */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

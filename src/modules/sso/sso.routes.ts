@@ -36,10 +36,10 @@ export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
       ...route,
       schema: {
         operationId: 'getSsoSettings',
-        description: 'Admins only. The client secret is never returned. 404 while single sign-on is not set up.',
+        description: 'Admins only. The client secret is never returned.',
         tags,
         summary: 'Single-sign-on settings',
-        response: { 200: SsoSettings, 404: ErrorBody },
+        response: { 200: SsoSettings },
       },
     },
     async (request) => {
