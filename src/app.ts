@@ -10,6 +10,7 @@ import { createTokens, registerAuth } from './lib/auth.js'
 import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
 import { httpServerOptions } from './lib/http-server.js'
 import { registerIdempotency } from './lib/idempotency.js'
+import { DEFAULT_TUNING, Jobs, type JobTuning } from './lib/jobs.js'
 import { parseForm } from './lib/input-hygiene.js'
 import { loggerOptions } from './lib/logging.js'
 import { createOidc } from './lib/oidc.js'
@@ -20,6 +21,7 @@ import { registerSecurityHeaders } from './lib/security-headers.js'
 import { registerDrain } from './lib/shutdown.js'
 import { createStorage, type Storage } from './lib/storage.js'
 import { registerModules } from './modules/index.js'
+import { defineJobs } from './modules/jobs/jobs.js'
 import type { App } from './modules/types.js'
 
 export interface AppDeps {
@@ -27,6 +29,8 @@ export interface AppDeps {
   database: Database
   storage?: Storage
   logger?: FastifyServerOptions['logger']
+  /** Timeouts and intervals of the job queue, where the defaults do not suit. */
+  jobs?: Partial<JobTuning>
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -115,6 +119,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     storage,
     oidc: createOidc(config.sso),
   })
+  const jobs = new Jobs(database, config.runJobs, { ...DEFAULT_TUNING, ...deps.jobs }, app.log)
+  defineJobs(jobs, { db: database.db, config })
+  app.addHook('onReady', () => jobs.start())
+  // Before the database closes (onClose): running deliveries may finish and record.
+  app.addHook('preClose', () => jobs.stop())
   app.addHook('onClose', async () => {
     await unsubscribe()
     await database.close()

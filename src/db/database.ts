@@ -20,6 +20,8 @@ export interface Database {
    * (false until listening, and again whenever the connection is lost). Returns the unsubscribe.
    */
   subscribe(channel: string, onMessage: (payload: string) => void, live: (isLive: boolean) => void): Promise<() => Promise<void>>
+  /** Raw SQL for libraries that bring their own statements (the job queue); several statements when there are no values. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>
   close(): Promise<void>
 }
 
@@ -83,6 +85,11 @@ export function fromPglite(pglite: PGlite, onClose: () => void = () => {}): Data
         if (!pglite.closed) await unlisten()
       }
     },
+    async executeSql(text, values = []) {
+      if (values.length) return pglite.query(text, values as any[])
+      const results = await pglite.exec(text)
+      return { rows: results.at(-1)?.rows ?? [] }
+    },
     close: async () => {
       await db.destroy()
       onClose()
@@ -122,6 +129,7 @@ export function fromPostgres(url: string, poolSize = 10, connectTimeoutMs = 3000
       }
     },
     subscribe: async (channel, onMessage, live) => listenWithReconnect(url, channel, onMessage, live),
+    executeSql: (text, values) => pool.query(text, values),
     close: () => db.destroy(),
   }
 }

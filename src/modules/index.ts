@@ -24,6 +24,7 @@ import { embeddedStorageRoutes } from './uploads/uploads.embedded.js'
 import { uploadsRoutes } from './uploads/uploads.routes.js'
 import { currentUserRoutes, usersRoutes } from './users/users.routes.js'
 import { profileVerificationRoutes, reviewQueueRoutes } from './verifications/verifications.routes.js'
+import { webhooksRoutes } from './webhooks/webhooks.routes.js'
 
 interface Registration {
   plugin: ModulePlugin
@@ -77,6 +78,7 @@ const registrations: Registration[] = [
   },
   { plugin: fleetReadinessRoutes, prefix: '/api/v1/learn/readiness', product: 'learn' },
   { plugin: shipReadinessRoutes, prefix: '/api/v1/shared/ships/:ship_id/readiness' },
+  { plugin: webhooksRoutes, prefix: '/api/v1/shared/webhooks' },
 ]
 
 /** Marks every route of one registration: its product for the access check, and hidden from the document if an alias. */

@@ -10,6 +10,8 @@ import * as readinessIndexes from './2026_11_23_0803_readiness_indexes.js'
 import * as sso from './2026_11_23_0901_sso.js'
 import * as tokensValidAfter from './2026_11_23_1101_tokens_valid_after.js'
 import * as idempotencyKeys from './2026_11_23_1102_idempotency_keys.js'
+import * as events from './2026_11_23_1301_events.js'
+import * as webhooks from './2026_11_23_1311_webhooks.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0801_organization_settings': organizationSettings,
   '2026_11_23_0802_requirements': requirements,
   '2026_11_23_0803_readiness_indexes': readinessIndexes,
+  '2026_11_23_1301_events': events,
+  '2026_11_23_1311_webhooks': webhooks,
 }
