@@ -95,6 +95,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
       schema: {
         operationId: 'getWebhook',
         summary: 'Get a webhook subscription',
+        description: "Admins only; without its secret. Another organization's subscription is 404 like a missing one.",
         tags,
         params: WebhookParams,
         response: { 200: WebhookSchema },
