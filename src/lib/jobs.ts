@@ -26,6 +26,9 @@ export interface QueueSpec {
   /** `short`: one queued job at most, so repeated requests for a sweep collapse into one run. */
   policy?: 'standard' | 'short'
   handler: (data: any) => Promise<void>
+  /** Polling loops of this instance on the queue, each working a batch of up to `batchSize` jobs at once (default 1 and 1). */
+  workers?: number
+  batchSize?: number
   /** Queue a job at start and then this often. */
   everySeconds?: number
   /** A LISTEN channel whose notifications queue a job (`send`) or wake this instance's worker (`wake`). */
@@ -105,16 +108,29 @@ export class Jobs {
     await this.boss.createQueue(spec.name, options)
     await this.boss.updateQueue(spec.name, options)
     if (!this.run || this.stopped) return
-    const workerId = await this.boss.work(spec.name, { pollingIntervalSeconds: this.tuning.pollingIntervalSeconds }, async (jobs) => {
-      for (const job of jobs) await spec.handler(job.data)
-    })
+    const workerIds: string[] = []
+    for (let i = 0; i < (spec.workers ?? 1); i++) {
+      const batchSize = spec.batchSize ?? 1
+      const work = async (jobs: PgBoss.Job<unknown>[]) => {
+        // Each job settles on its own: one that fails is retried, the others of its batch complete.
+        const results = await Promise.allSettled(jobs.map((job) => spec.handler(job.data)))
+        const failed = jobs.filter((_, n) => results[n].status === 'rejected').map((job) => job.id)
+        if (failed.length) await this.boss.fail(spec.name, failed)
+        // A full batch suggests more are waiting: fetch again at once instead of after the polling interval.
+        if (jobs.length === batchSize) this.boss.notifyWorker(workerIds[i])
+      }
+      workerIds.push(await this.boss.work(spec.name, { pollingIntervalSeconds: this.tuning.pollingIntervalSeconds, batchSize }, work))
+    }
     const send = () => this.send(spec.name)
     if (spec.everySeconds) {
       void send()
       this.timers.push(setInterval(send, spec.everySeconds * 1000).unref())
     }
     if (spec.onNotify) {
-      const act = spec.onNotify.action === 'send' ? send : () => this.boss.notifyWorker(workerId)
+      const wake = () => {
+        for (const id of workerIds) this.boss.notifyWorker(id)
+      }
+      const act = spec.onNotify.action === 'send' ? send : wake
       this.unsubscribes.push(
         await this.database.subscribe(
           spec.onNotify.channel,

@@ -12,7 +12,8 @@ import { nextAttemptAt } from '../webhooks/delivery.js'
 // Every test of background work is in this file: its apps are the only ones of the suite that work
 // the job queue, so on a shared PostgreSQL no other file's worker takes these jobs.
 const WORKING = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_ALLOW_HTTP: '1', RUN_JOBS: '1' }
-const FAST = { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, deliveryTimeoutMs: 1000 }
+// The timeout is short for the tests of slow receivers, yet long enough for a busy machine's first connection.
+const FAST = { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, deliveryTimeoutMs: 4000 }
 const BASE = '/api/v1/shared/webhooks'
 
 let receiver: Receiver
@@ -144,7 +145,7 @@ describe('webhook delivery', () => {
   })
 
   it('counts an answer slower than the timeout, or none, as a failed attempt without status or duration', async () => {
-    receiver.at('/slow', { status: 200, delayMs: 3000 })
+    receiver.at('/slow', { status: 200, delayMs: 8000 })
     receiver.at('/hang', 'hang')
     for (const path of ['/slow', '/hang']) {
       const hook = await subscribe(org, path, ['ship.*'])

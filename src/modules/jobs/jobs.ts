@@ -7,12 +7,17 @@ import { DELIVERY_QUEUE, deliveryHandler } from '../webhooks/delivery.js'
 import { deleteOldEvents } from './audit-retention.queries.js'
 
 const RETENTION_EVERY_SECONDS = 3600
+// Up to 4 × 10 deliveries in flight per instance: a receiver may take up to the timeout, holding up its batch.
+const DELIVERY_WORKERS = 4
+const DELIVERY_BATCH = 10
 
 /** Every background job of the service, on the database's job queue (src/lib/jobs.ts). */
 export function defineJobs(jobs: Jobs, { db, config }: { db: Db; config: Config }): void {
   jobs.define({
     name: DELIVERY_QUEUE,
     handler: deliveryHandler({ db, rules: config.webhooks, tuning: jobs.tuning }),
+    workers: DELIVERY_WORKERS,
+    batchSize: DELIVERY_BATCH,
     // The fan-out trigger announces new deliveries: this instance's worker looks at once.
     onNotify: { channel: 'webhook_deliveries', action: 'wake' },
   })
