@@ -694,7 +694,7 @@ export interface paths {
         };
         /**
          * The organization's users with their verification state
-         * @description Staff only. Each user with their profile verification state; filterable and cursor-paged.
+         * @description Staff only. Each user with their profile verification state; filterable and cursor-paged, or every match as CSV.
          */
         get: operations["listRoster"];
         put?: never;
@@ -858,7 +858,7 @@ export interface paths {
         };
         /**
          * List assignments (crew and office employees: their own)
-         * @description Filtered by the query parameters, cursor-paged. Crew and office employees see their own.
+         * @description Filtered by the query parameters, cursor-paged, or every match as CSV. Crew and office employees see their own.
          */
         get: operations["listAssignments"];
         put?: never;
@@ -986,7 +986,7 @@ export interface paths {
         };
         /**
          * List registrations
-         * @description Filter by assignment, course and status; `search` matches the course title, the user's name or the ship's name; cursor-paged.
+         * @description Filter by assignment, course and status; `search` matches the course title, the user's name or the ship's name; cursor-paged, or every match as CSV.
          */
         get: operations["listRegistrations"];
         put?: never;
@@ -1182,7 +1182,7 @@ export interface paths {
         };
         /**
          * Documents and certificates expired or expiring, across the fleet
-         * @description Staff only. Identity documents and certificates with an expiry date, not rejected, that are expired (expiryDate < as_of) or expire within the window (expiryDate ≤ as_of + within_days; by default each type's window from the organization settings). Ordered by expiryDate, then targetId.
+         * @description Staff only. Identity documents and certificates with an expiry date, not rejected, that are expired (expiryDate < as_of) or expire within the window (expiryDate ≤ as_of + within_days; by default each type's window from the organization settings). Ordered by expiryDate, then targetId; cursor-paged, or every match as CSV.
          */
         get: operations["listExpiring"];
         put?: never;
@@ -1460,7 +1460,30 @@ export interface components {
              */
             endDate?: string | null;
         };
-        /** AssignmentPage */
+        /**
+         * AssignmentPage
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "0190a000-0000-7000-8000-000000000a05",
+         *           "userId": "0190a000-0000-7000-8000-000000000a01",
+         *           "userName": "Anna Berg",
+         *           "userEmail": "anna.berg@example.com",
+         *           "shipId": "0190a000-0000-7000-8000-000000000a02",
+         *           "shipName": "Nordic Star",
+         *           "shipImoNumber": "9074729",
+         *           "role": "Chief Engineer",
+         *           "startDate": "2026-06-15",
+         *           "dueDate": "2026-09-15",
+         *           "endDate": null,
+         *           "isActive": true
+         *         }
+         *       ],
+         *       "nextCursor": null,
+         *       "hasMore": false,
+         *       "totalCount": null
+         *     }
+         */
         AssignmentPage: {
             items: components["schemas"]["Assignment"][];
             nextCursor: string | null;
@@ -2000,7 +2023,27 @@ export interface components {
              */
             verificationStatus: "pending" | "verified";
         };
-        /** ExpiringItemPage */
+        /**
+         * ExpiringItemPage
+         * @example {
+         *       "items": [
+         *         {
+         *           "targetType": "identity_document",
+         *           "targetId": "01935c1e-4c30-7f2e-8d4b-3e4f50617c8d",
+         *           "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+         *           "userName": "Maria Santos",
+         *           "type": "passport",
+         *           "expiryDate": "2026-08-01",
+         *           "status": "expiring_soon",
+         *           "daysLeft": 47,
+         *           "verificationStatus": "verified"
+         *         }
+         *       ],
+         *       "nextCursor": null,
+         *       "hasMore": false,
+         *       "totalCount": null
+         *     }
+         */
         ExpiringItemPage: {
             items: components["schemas"]["ExpiringItem"][];
             nextCursor: string | null;
@@ -2055,7 +2098,34 @@ export interface components {
             /** @description The distinct codes of its blockers and warnings, sorted alphabetically */
             codes: components["schemas"]["ReadinessCode"][];
         };
-        /** FleetReadinessItemPage */
+        /**
+         * FleetReadinessItemPage
+         * @example {
+         *       "items": [
+         *         {
+         *           "assignmentId": "01935c1e-7f3a-7c2e-9a4b-5d6e7f809a1b",
+         *           "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+         *           "userName": "Maria Santos",
+         *           "shipId": "01935c1e-5b20-7e2e-9c4b-2d3e4f506b7c",
+         *           "shipName": "MV Northern Star",
+         *           "role": "Chief Engineer",
+         *           "startDate": "2026-07-01",
+         *           "endDate": "2026-12-15",
+         *           "ready": false,
+         *           "blockerCount": 1,
+         *           "warningCount": 2,
+         *           "codes": [
+         *             "course_not_passed",
+         *             "document_expires_during_assignment",
+         *             "document_unverified"
+         *           ]
+         *         }
+         *       ],
+         *       "nextCursor": null,
+         *       "hasMore": false,
+         *       "totalCount": null
+         *     }
+         */
         FleetReadinessItemPage: {
             items: components["schemas"]["FleetReadinessItem"][];
             nextCursor: string | null;
@@ -2421,7 +2491,28 @@ export interface components {
             /** @description Only with expand=true */
             ship_name?: string;
         };
-        /** RegistrationPage */
+        /**
+         * RegistrationPage
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "0190a000-0000-7000-8000-000000000a06",
+         *           "assignment_id": "0190a000-0000-7000-8000-000000000a05",
+         *           "course_id": "0190a000-0000-7000-8000-000000000a03",
+         *           "status": "passed",
+         *           "created_at": "2026-06-15T08:30:00.000Z",
+         *           "updated_at": "2026-06-15T08:30:00.000Z",
+         *           "completed_at": "2026-06-15T08:30:00.000Z",
+         *           "score_percent": 86,
+         *           "time_spent_seconds": 1260,
+         *           "attempt_count": 1
+         *         }
+         *       ],
+         *       "nextCursor": null,
+         *       "hasMore": false,
+         *       "totalCount": null
+         *     }
+         */
         RegistrationPage: {
             items: components["schemas"]["Registration"][];
             nextCursor: string | null;
@@ -2535,7 +2626,27 @@ export interface components {
             /** @enum {unknown} */
             verificationState: "approved" | "in_review" | "action_needed" | "incomplete";
         };
-        /** RosterUserPage */
+        /**
+         * RosterUserPage
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "0190a000-0000-7000-8000-000000000a01",
+         *           "email": "anna.berg@example.com",
+         *           "firstName": "Anna",
+         *           "lastName": "Berg",
+         *           "role": "crew",
+         *           "state": "active",
+         *           "lastLogin": "2026-06-15T08:30:00.000Z",
+         *           "createdAt": "2026-06-15T08:30:00.000Z",
+         *           "verificationState": "in_review"
+         *         }
+         *       ],
+         *       "nextCursor": null,
+         *       "hasMore": false,
+         *       "totalCount": null
+         *     }
+         */
         RosterUserPage: {
             items: components["schemas"]["RosterUser"][];
             nextCursor: string | null;
@@ -9354,6 +9465,8 @@ export interface operations {
                 cursor?: string;
                 search?: string;
                 include_count?: boolean;
+                /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */
+                format?: "json" | "csv";
                 role?: "admin" | "office_admin" | "office_employee" | "crew";
                 state?: "active" | "pending" | "suspended";
                 verification_state?: "approved" | "in_review" | "action_needed" | "incomplete";
@@ -9366,33 +9479,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: RosterUserPage */
+            /** @description OK: a page of the list, or every matching row as CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "id": "0190a000-0000-7000-8000-000000000a01",
-                     *           "email": "anna.berg@example.com",
-                     *           "firstName": "Anna",
-                     *           "lastName": "Berg",
-                     *           "role": "crew",
-                     *           "state": "active",
-                     *           "lastLogin": "2026-06-15T08:30:00.000Z",
-                     *           "createdAt": "2026-06-15T08:30:00.000Z",
-                     *           "verificationState": "in_review"
-                     *         }
-                     *       ],
-                     *       "nextCursor": null,
-                     *       "hasMore": false,
-                     *       "totalCount": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["RosterUserPage"];
+                    /** @example id,email,firstName,lastName,role,state,lastLogin,createdAt,verificationState */
+                    "text/csv": string;
                 };
             };
             /** @description Not authenticated */
@@ -11057,6 +11152,8 @@ export interface operations {
                 cursor?: string;
                 search?: string;
                 include_count?: boolean;
+                /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */
+                format?: "json" | "csv";
                 /** @description One ship id, or several separated by commas (any of them) */
                 ship_id?: string;
                 user_id?: string;
@@ -11068,36 +11165,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: AssignmentPage */
+            /** @description OK: a page of the list, or every matching row as CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "id": "0190a000-0000-7000-8000-000000000a05",
-                     *           "userId": "0190a000-0000-7000-8000-000000000a01",
-                     *           "userName": "Anna Berg",
-                     *           "userEmail": "anna.berg@example.com",
-                     *           "shipId": "0190a000-0000-7000-8000-000000000a02",
-                     *           "shipName": "Nordic Star",
-                     *           "shipImoNumber": "9074729",
-                     *           "role": "Chief Engineer",
-                     *           "startDate": "2026-06-15",
-                     *           "dueDate": "2026-09-15",
-                     *           "endDate": null,
-                     *           "isActive": true
-                     *         }
-                     *       ],
-                     *       "nextCursor": null,
-                     *       "hasMore": false,
-                     *       "totalCount": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["AssignmentPage"];
+                    /** @example id,userId,userName,userEmail,shipId,shipName,shipImoNumber,role,startDate,dueDate,endDate,isActive */
+                    "text/csv": string;
                 };
             };
             /** @description Not authenticated */
@@ -12174,6 +12250,8 @@ export interface operations {
                 status?: "not_started" | "in_progress" | "passed" | "failed";
                 /** @description Adds user_name, course_title and ship_name */
                 expand?: boolean;
+                /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -12181,34 +12259,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: RegistrationPage */
+            /** @description OK: a page of the list, or every matching row as CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "id": "0190a000-0000-7000-8000-000000000a06",
-                     *           "assignment_id": "0190a000-0000-7000-8000-000000000a05",
-                     *           "course_id": "0190a000-0000-7000-8000-000000000a03",
-                     *           "status": "passed",
-                     *           "created_at": "2026-06-15T08:30:00.000Z",
-                     *           "updated_at": "2026-06-15T08:30:00.000Z",
-                     *           "completed_at": "2026-06-15T08:30:00.000Z",
-                     *           "score_percent": 86,
-                     *           "time_spent_seconds": 1260,
-                     *           "attempt_count": 1
-                     *         }
-                     *       ],
-                     *       "nextCursor": null,
-                     *       "hasMore": false,
-                     *       "totalCount": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["RegistrationPage"];
+                    /** @example id,assignment_id,course_id,status,created_at,updated_at,completed_at,score_percent,time_spent_seconds,attempt_count,user_name,course_title,ship_name */
+                    "text/csv": string;
                 };
             };
             /** @description Not authenticated */
@@ -12769,6 +12828,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Database unavailable */
             503: {
                 headers: {
@@ -12976,6 +13049,29 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Database unavailable */
@@ -13636,6 +13732,8 @@ export interface operations {
                 /** @description Holders with an assignment active on as_of on one of these ships (comma-separated) */
                 ship_id?: string;
                 user_id?: string;
+                /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -13643,33 +13741,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: ExpiringItemPage */
+            /** @description OK: a page of the list, or every matching row as CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "targetType": "identity_document",
-                     *           "targetId": "01935c1e-4c30-7f2e-8d4b-3e4f50617c8d",
-                     *           "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
-                     *           "userName": "Maria Santos",
-                     *           "type": "passport",
-                     *           "expiryDate": "2026-08-01",
-                     *           "status": "expiring_soon",
-                     *           "daysLeft": 47,
-                     *           "verificationStatus": "verified"
-                     *         }
-                     *       ],
-                     *       "nextCursor": null,
-                     *       "hasMore": false,
-                     *       "totalCount": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["ExpiringItemPage"];
+                    /** @example targetType,targetId,userId,userName,type,expiryDate,status,daysLeft,verificationStatus */
+                    "text/csv": string;
                 };
             };
             /** @description Not authenticated */
@@ -13900,6 +13980,8 @@ export interface operations {
                 code?: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "course_overdue" | "course_not_passed";
                 /** @description Active on as_of: endDate null or on/after as_of */
                 is_active?: boolean;
+                /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -13907,40 +13989,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: FleetReadinessItemPage */
+            /** @description OK: a page of the list, or every matching row as CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "assignmentId": "01935c1e-7f3a-7c2e-9a4b-5d6e7f809a1b",
-                     *           "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
-                     *           "userName": "Maria Santos",
-                     *           "shipId": "01935c1e-5b20-7e2e-9c4b-2d3e4f506b7c",
-                     *           "shipName": "MV Northern Star",
-                     *           "role": "Chief Engineer",
-                     *           "startDate": "2026-07-01",
-                     *           "endDate": "2026-12-15",
-                     *           "ready": false,
-                     *           "blockerCount": 1,
-                     *           "warningCount": 2,
-                     *           "codes": [
-                     *             "course_not_passed",
-                     *             "document_expires_during_assignment",
-                     *             "document_unverified"
-                     *           ]
-                     *         }
-                     *       ],
-                     *       "nextCursor": null,
-                     *       "hasMore": false,
-                     *       "totalCount": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["FleetReadinessItemPage"];
+                    /** @example assignmentId,userId,userName,shipId,shipName,role,startDate,endDate,ready,blockerCount,warningCount,codes */
+                    "text/csv": string;
                 };
             };
             /** @description Not authenticated */

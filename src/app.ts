@@ -1,3 +1,5 @@
+import compress from '@fastify/compress'
+import cors from '@fastify/cors'
 import formbody from '@fastify/formbody'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -13,6 +15,7 @@ import { registerIdempotency } from './lib/idempotency.js'
 import { DEFAULT_TUNING, Jobs, type JobTuning } from './lib/jobs.js'
 import { parseForm } from './lib/input-hygiene.js'
 import { loggerOptions } from './lib/logging.js'
+import { createMetrics, registerRequestMetrics } from './lib/metrics.js'
 import { createOidc } from './lib/oidc.js'
 import { documentObject, documentRoute } from './lib/openapi.js'
 import { registerRequestId, requestIdOf } from './lib/request-id.js'
@@ -54,10 +57,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  const metrics = createMetrics(database)
   registerRequestId(app)
+  registerRequestMetrics(app, metrics)
   registerErrorHandler(app)
   registerDrain(app, config.shutdownGraceSeconds)
   await registerSecurityHeaders(app)
+  // DECISIONS §12: gzip or br above 1 KiB when accepted. Request bodies stay uncompressed, as before.
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], globalDecompression: false })
+  if (config.corsOrigins.length) {
+    await app.register(cors, {
+      origin: [...config.corsOrigins],
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      exposedHeaders: ['x-request-id', 'retry-after', 'content-disposition', 'www-authenticate'],
+      maxAge: 600,
+    })
+  }
   registerIdempotency(app, database.db)
   registerRequestValidation(app)
 
@@ -118,9 +133,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     actors,
     storage,
     oidc: createOidc(config.sso),
+    metrics,
   })
   const jobs = new Jobs(database, config.runJobs, { ...DEFAULT_TUNING, ...deps.jobs }, app.log)
-  defineJobs(jobs, { db: database.db, config })
+  defineJobs(jobs, { db: database.db, config, metrics })
+  metrics.jobQueueDepthFrom(() => jobs.depth())
   app.addHook('onReady', () => jobs.start())
   // Before the database closes (onClose): running deliveries may finish and record.
   app.addHook('preClose', () => jobs.stop())

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { parseArgs } from 'node:util'
 import { ConfigError, loadDatabaseConfig } from './config.js'
 import { DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'

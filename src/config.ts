@@ -44,6 +44,10 @@ const EnvSchema = Type.Object({
   KEEP_ALIVE_TIMEOUT_SECONDS: Type.Integer({ default: 72, minimum: 1, maximum: 3600 }),
   MAX_REQUESTS_PER_SOCKET: Type.Integer({ default: 1000, minimum: 0 }),
   DB_CONNECT_TIMEOUT_MS: Type.Integer({ default: 3000, minimum: 100, maximum: 60000 }),
+  // GET /metrics asks for this bearer token when it is set; open otherwise (keep it off the public network then).
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  // Browser origins allowed to call the API (comma-separated, e.g. https://crew.example.com); none: CORS off.
+  CORS_ORIGINS: Type.Optional(Type.String()),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   // S3 bucket naming rules (also MinIO's): 3–63 lower-case letters, digits, dots and hyphens.
   S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
@@ -101,6 +105,10 @@ export interface Config extends DatabaseConfig {
   /** How long a request waits for a PostgreSQL connection (a new one, or a free one of the pool) before its 503. */
   readonly dbConnectTimeoutMs: number
   readonly logLevel: string
+  /** The bearer token GET /metrics requires; null: the metrics are open. */
+  readonly metricsToken: string | null
+  /** Origins allowed to make cross-origin requests; empty: no CORS headers, preflights 404. */
+  readonly corsOrigins: readonly string[]
   readonly shutdownGraceSeconds: number
   readonly http: {
     /** Whole request, headers and body, from the first byte. */
@@ -162,6 +170,17 @@ function trustedProxies(raw: string | undefined): string[] {
   } catch (error) {
     throw new ConfigError(`Invalid configuration: TRUST_PROXY ${(error as Error).message}`)
   }
+  return list
+}
+
+/** CORS_ORIGINS as a list of origins: each `scheme://host[:port]`, as a browser sends it in `Origin`. */
+function corsOrigins(raw: string | undefined): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  const bad = list.find((entry) => !URL.canParse(entry) || new URL(entry).origin !== entry)
+  if (bad) throw new ConfigError(`Invalid configuration: CORS_ORIGINS entry ${bad} is not an origin like https://app.example.com`)
   return list
 }
 
@@ -248,6 +267,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dbPoolSize: env.DB_POOL_SIZE,
     dbConnectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN ?? null,
+    corsOrigins: Object.freeze(corsOrigins(env.CORS_ORIGINS)),
     s3,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     http: Object.freeze({

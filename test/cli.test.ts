@@ -14,6 +14,8 @@ import { DataDirInUse, openDatabase, pgliteOptions } from '../src/db/database.js
 import { client, TEST_SECRET } from './app.js'
 
 const run = promisify(execFile)
+// The compiled CLI that package.json installs as `seaworthy` (test/global-setup.ts builds it).
+const packageBin: string = JSON.parse(readFileSync('package.json', 'utf8')).bin.seaworthy
 const pgUrl = process.env.TEST_DATABASE_URL
 
 /** The environment of one CLI run: the shared PostgreSQL in CI, else a fresh embedded data directory. */
@@ -99,7 +101,7 @@ describe('seaworthy org create', { timeout: 300_000 }, () => {
     const email = `bin-${crypto.randomUUID()}@example.test`
     const { stdout } = await run(
       'node',
-      ['bin/seaworthy.js', 'org', 'create', '--name', 'Bin Org', '--admin-email', email, '--admin-password', 'bin password'],
+      [packageBin, 'org', 'create', '--name', 'Bin Org', '--admin-email', email, '--admin-password', 'bin password'],
       {
         env: { ...process.env, ...env },
       },

@@ -1,5 +1,4 @@
 import { sql } from 'kysely'
-import { expect } from 'vitest'
 import { todayUtcSql } from '../src/lib/dates.js'
 import { testDatabase } from './app.js'
 
@@ -25,10 +24,3 @@ export async function onOneUtcDay(check: (today: string) => Promise<void>): Prom
     await check(now)
   }
 }
-
-/**
- * A timestamp no earlier than `iso`: what a new row's updatedAt is to its createdAt. The two column
- * defaults read the clock one after the other, so on a busy machine they can be milliseconds apart.
- */
-export const notBefore = (iso: string) =>
-  expect.toSatisfy((value: string) => Date.parse(value) >= Date.parse(iso), `a timestamp not before ${iso}`)

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -15,6 +16,8 @@ const CACHE = join(ROOT, 'node_modules/.cache/seaworthy-test')
  * (each test owns its organization); else a PGlite image that each worker loads once (test/app.ts).
  */
 export default async function setup({ provide }: { provide: (key: string, value: string) => void }) {
+  // Tests that start the server or the CLI as a process run the production build, so it must be this code's (about a second).
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' })
   const url = process.env.TEST_DATABASE_URL
   if (!url) return provide('pgliteImage', await pgliteImage())
   const pg = fromPostgres(url, 1)

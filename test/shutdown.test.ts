@@ -9,7 +9,8 @@ import { type Db, openDatabase } from '../src/db/database.js'
 import { buildTestApp, TEST_SECRET } from './app.js'
 import { createOrg, nextImo } from './factories.js'
 
-// The real server, as a child process on the embedded database: what an orchestrator stops with SIGTERM.
+// The real server as `npm start` runs it (the compiled build test/global-setup.ts makes), as a child
+// process on the embedded database: what an orchestrator stops with SIGTERM.
 // Long enough that exiting in half of it can only be the drain ending, not the grace running out.
 const GRACE_SECONDS = 30
 const dataDir = mkdtempSync(join(tmpdir(), 'seaworthy-shutdown-'))
@@ -30,7 +31,7 @@ async function freePort(): Promise<number> {
 async function startServer(graceSeconds: number, extraEnv: Record<string, string> = {}) {
   const port = await freePort()
   const { DATABASE_URL: _, TEST_DATABASE_URL: __, ...env } = process.env
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['dist/src/server.js'], {
     env: {
       ...env,
       DATA_DIR: dataDir,

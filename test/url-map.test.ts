@@ -21,6 +21,7 @@ const UNGATED = [
   'GET /healthz',
   'GET /readyz',
   'GET /openapi.json',
+  'GET /metrics',
   'POST /api/v1/auth/token',
   'GET /api/v1/users/me',
   'GET /api/v1/shared/users/me',

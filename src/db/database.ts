@@ -19,10 +19,18 @@ export interface Database {
    * Follows a LISTEN channel. `live` says whether announcements are being received right now
    * (false until listening, and again whenever the connection is lost). Returns the unsubscribe.
    */
+  /** The connections right now, for the metrics: in use by a query, idle, and queries waiting for one. */
+  connections(): ConnectionStats
   subscribe(channel: string, onMessage: (payload: string) => void, live: (isLive: boolean) => void): Promise<() => Promise<void>>
   /** Raw SQL for libraries that bring their own statements (the job queue); several statements when there are no values. */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>
   close(): Promise<void>
+}
+
+export interface ConnectionStats {
+  inUse: number
+  idle: number
+  waiting: number
 }
 
 const INT8 = 20
@@ -77,6 +85,8 @@ export function fromPglite(pglite: PGlite, onClose: () => void = () => {}): Data
     db,
     engine: 'pglite',
     ping: async () => !pglite.closed,
+    // One in-process connection that Kysely's driver takes in turn: there is no pool to report.
+    connections: () => ({ inUse: 0, idle: 1, waiting: 0 }),
     async subscribe(channel, onMessage, live) {
       const unlisten = await pglite.listen(channel, onMessage)
       live(true)
@@ -128,6 +138,7 @@ export function fromPostgres(url: string, poolSize = 10, connectTimeoutMs = 3000
         return false
       }
     },
+    connections: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     subscribe: async (channel, onMessage, live) => listenWithReconnect(url, channel, onMessage, live),
     executeSql: (text, values) => pool.query(text, values),
     close: () => db.destroy(),

@@ -313,13 +313,14 @@ export interface RequirementsTable {
   certificate_types: string[]
 }
 
+/** The audit trail (DECISIONS §11): append-only, the database refuses UPDATE and DELETE. */
 export interface EventsTable {
   id: string
   organization_id: string
   type: string
   occurred_at: CreatedAt
   actor_user_id: string | null
-  actor_role: string | null
+  actor_role: Role | null
   target_type: string
   target_id: string | null
   data: ColumnType<unknown, string, never>

@@ -13,7 +13,12 @@ export interface Actor {
   orgId: string
   role: Role
   products: Product[]
+  /** The request's id (DECISIONS §12), carried into the events the request writes. */
+  requestId: string
 }
+
+/** A caller as the database has them, before any request: what the actor cache keeps. */
+export type StoredActor = Omit<Actor, 'requestId'>
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,4 +1,4 @@
-import type { Actor } from './access.js'
+import type { StoredActor } from './access.js'
 
 /** Announced by the database triggers of migration 0009. */
 export const ACTOR_CHANNEL = 'seaworthy_actors'
@@ -7,7 +7,7 @@ const MAX_ENTRIES = 50_000
 
 /** A caller as the database has them, with the instant (ms) up to which their tokens are refused. */
 export interface Caller {
-  actor: Actor
+  actor: StoredActor
   tokensValidAfter: number | null
 }
 

@@ -4,7 +4,7 @@ import { jwtVerify, SignJWT } from 'jose'
 import { CompiledQuery } from 'kysely'
 import type { Db } from '../db/database.js'
 import type { Product, Role } from '../db/schema.js'
-import { type Actor, assertRouteAllowed } from './access.js'
+import { type Actor, assertRouteAllowed, type StoredActor } from './access.js'
 import type { ActorCache, Caller } from './actor-cache.js'
 import { unauthorized } from './errors.js'
 
@@ -104,7 +104,7 @@ function assertTokenFits(claims: TokenClaims, { actor, tokensValidAfter }: Calle
 }
 
 /** Reads the caller from the token and the database, so a suspension or role change applies at once. */
-async function loadActor(db: Db, actors: ActorCache, claims: TokenClaims): Promise<Actor> {
+async function loadActor(db: Db, actors: ActorCache, claims: TokenClaims): Promise<StoredActor> {
   const cached = actors.get(claims.sub)
   if (cached) {
     assertTokenFits(claims, cached)
@@ -114,7 +114,7 @@ async function loadActor(db: Db, actors: ActorCache, claims: TokenClaims): Promi
   const { rows } = await db.executeQuery<ActorRow>(CompiledQuery.raw(ACTOR_QUERY, [claims.sub]))
   const row = rows[0]
   if (row?.state !== 'active') throw unauthorized('Could not validate credentials')
-  const actor: Actor = { userId: row.id, orgId: row.organization_id, role: row.role, products: row.products }
+  const actor: StoredActor = { userId: row.id, orgId: row.organization_id, role: row.role, products: row.products }
   const caller = { actor, tokensValidAfter: row.tokens_valid_after?.getTime() ?? null }
   assertTokenFits(claims, caller)
   actors.set(caller, mark)
@@ -128,7 +128,7 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens, actor
     // Only the API needs a token; health checks and the API reference are open.
     if (config.public || !url?.startsWith('/api/')) return
     const claims = await tokens.verify(bearerToken(request))
-    request.actor = await loadActor(db, actors, claims)
+    request.actor = { ...(await loadActor(db, actors, claims)), requestId: request.id }
     assertRouteAllowed(request.actor, config.product, config.roles)
   })
 }

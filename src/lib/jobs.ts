@@ -141,6 +141,13 @@ export class Jobs {
     }
   }
 
+  /** Jobs queued and not yet running, over every queue: the metrics' queue depth. */
+  async depth(): Promise<number> {
+    // Before the queue has started (its schema may not exist yet) there is nothing to count.
+    const sizes = await Promise.all(this.specs.map((spec) => this.boss.getQueueSize(spec.name).catch(() => 0)))
+    return sizes.reduce((sum, size) => sum + size, 0)
+  }
+
   async send(name: string): Promise<void> {
     await this.boss.send(name, {}).catch((error) => this.log.error({ err: error, queue: name }, 'could not queue a job'))
   }

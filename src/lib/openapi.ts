@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger'
 import type { RouteOptions } from 'fastify'
+import { exportsCsv, jsonOrCsv } from './csv.js'
 import { ErrorBody, ValidationErrorBody } from './schemas.js'
 
 /**
@@ -25,30 +26,30 @@ const ERRORS: Record<number, { description: string; schema: Json }> = {
 }
 
 const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 302: 'Redirect' }
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 const VERBS: Record<string, string> = { GET: 'get', POST: 'create', PUT: 'replace', PATCH: 'update', DELETE: 'delete' }
 const PARTS = ['params', 'querystring', 'body', 'headers']
 
 /**
  * The error statuses a route can answer with. By rule: 401 and 503 behind the bearer token (the caller
- * is read from the database), 403 where roles or a product gate it, 404 where the path names a row,
- * 413 where a body can be sent, 414 where the path has a parameter (the router's length limit), 422 where any part is validated. Statuses a handler adds (409, a public
- * route's 401/429/503) are declared in the route's `response`.
+ * is read from the database), 403 where roles or a product gate it, 404 and 414 (the router's length
+ * limit) where the path has a parameter, 413 and 422 where a body can be sent (any method but GET and
+ * HEAD), 422 also where any other part is validated. Statuses a handler adds (409, a public route's
+ * 401/429/503) are declared in the route's `response`.
  */
 export function errorStatuses(route: RouteOptions): number[] {
   const schema = (route.schema ?? {}) as Json
   const config = (route.config ?? {}) as Json
   const open = isPublic(route)
   const methods = [route.method].flat()
-  const takesBody = methods.some((m) => BODY_METHODS.has(m))
+  // Fastify reads a body sent with any method but GET and HEAD: DELETE too can be too large or not JSON.
+  const readsBody = methods.some((m) => m !== 'GET' && m !== 'HEAD')
   const rules: [number, boolean][] = [
     [401, !open],
     [403, Boolean(config.roles || config.product)],
     [404, route.url.includes('/:')],
-    // Fastify reads a body sent with any method but GET and HEAD, so DELETE too can be too large.
-    [413, methods.some((m) => m !== 'GET' && m !== 'HEAD')],
+    [413, readsBody],
     [414, route.url.includes('/:')],
-    [422, takesBody || PARTS.some((part) => schema[part])],
+    [422, readsBody || PARTS.some((part) => schema[part])],
     [503, !open],
   ]
   return rules.filter(([, applies]) => applies).map(([status]) => status)
@@ -61,6 +62,7 @@ const isPublic = (route: RouteOptions) => Boolean((route.config as Json | undefi
 export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   const response: Json = { ...(schema as Json)?.response }
   for (const status of errorStatuses(route)) response[status] ??= ERRORS[status].schema
+  if (exportsCsv((schema as Json)?.querystring)) response[200] = jsonOrCsv(response[200])
   // A public route says so: an empty list, not a missing one (which would mean "as the document default").
   const security = (schema as Json)?.security ?? (isPublic(route) ? [] : [{ bearerAuth: [] }])
   return { url, schema: { ...schema, response, security } }

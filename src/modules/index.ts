@@ -10,6 +10,7 @@ import { curriculumsRoutes } from './curriculums/curriculums.routes.js'
 import { experienceRoutes, userExperienceRoutes } from './experience/experience.routes.js'
 import { expiringRoutes } from './expiring/expiring.routes.js'
 import { healthRoutes } from './health/health.routes.js'
+import { metricsRoutes } from './metrics/metrics.routes.js'
 import { identityDocumentRoutes, userIdentityDocumentsRoutes } from './identity-documents/identity-documents.routes.js'
 import { nextOfKinRoutes, userNextOfKinRoutes } from './next-of-kin/next-of-kin.routes.js'
 import { organizationRoutes } from './organizations/organizations.routes.js'
@@ -39,6 +40,7 @@ interface Registration {
 /** The one wiring file: every URL the service answers starts at one of these prefixes (DECISIONS §8). */
 const registrations: Registration[] = [
   { plugin: healthRoutes, prefix: '' },
+  { plugin: metricsRoutes, prefix: '' },
   { plugin: authRoutes, prefix: '/api/v1/auth' },
   { plugin: currentUserRoutes, prefix: '/api/v1/users', aliases: ['/api/v1/shared/users'] },
   { plugin: usersRoutes, prefix: '/api/v1/shared/users' },

@@ -4,6 +4,7 @@ import type { Config } from '../config.js'
 import type { Database, Db } from '../db/database.js'
 import type { ActorCache } from '../lib/actor-cache.js'
 import type { Tokens } from '../lib/auth.js'
+import type { Metrics } from '../lib/metrics.js'
 import type { Oidc } from '../lib/oidc.js'
 import type { Storage } from '../lib/storage.js'
 
@@ -18,6 +19,7 @@ export interface ModuleDeps {
   storage: Storage
   actors: ActorCache
   oidc: Oidc
+  metrics: Metrics
 }
 
 /** A module's routes, with paths relative to the prefix it is registered at in modules/index.ts. */

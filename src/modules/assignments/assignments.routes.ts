@@ -1,4 +1,5 @@
 import { MANAGERS, rowOwner } from '../../lib/access.js'
+import { listOrCsv } from '../../lib/csv.js'
 import { notFound } from '../../lib/errors.js'
 import { ErrorBody } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
@@ -38,14 +39,20 @@ export const assignmentsRoutes: ModulePlugin = (app, { db }) => {
     {
       schema: {
         operationId: 'listAssignments',
-        description: 'Filtered by the query parameters, cursor-paged. Crew and office employees see their own.',
+        description: 'Filtered by the query parameters, cursor-paged, or every match as CSV. Crew and office employees see their own.',
         tags,
         summary: 'List assignments (crew and office employees: their own)',
         querystring: AssignmentListQuery,
         response: { 200: AssignmentPage },
       },
     },
-    async (request) => listAssignments(db, request.actor.orgId, request.query, rowOwner(request.actor, MANAGERS)),
+    async (request, reply) =>
+      listOrCsv(request, reply, {
+        name: 'assignments',
+        item: Assignment,
+        query: request.query,
+        list: (query) => listAssignments(db, request.actor.orgId, query, rowOwner(request.actor, MANAGERS)),
+      }),
   )
 
   app.get(

@@ -1,3 +1,4 @@
+import { ExportFormat } from '../../lib/csv.js'
 import Type, { type Static } from 'typebox'
 import { DateString, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 import { isUuid, registerFormat } from '../../lib/validation.js'
@@ -99,6 +100,7 @@ export type AssignmentUpdate = Static<typeof AssignmentUpdate>
 
 export const AssignmentListQuery = Type.Object({
   ...ListQuery.properties,
+  format: ExportFormat,
   ship_id: Type.Optional(Type.String({ format: 'uuid-list', description: 'One ship id, or several separated by commas (any of them)' })),
   user_id: Type.Optional(Uuid),
   is_active: Type.Optional(Type.Boolean()),

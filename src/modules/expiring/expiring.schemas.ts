@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { RECORD_TYPES } from '../../db/schema.js'
+import { ExportFormat } from '../../lib/csv.js'
 import { DateString, ListQuery, Page, Uuid } from '../../lib/schemas.js'
 import { registerFormat } from '../../lib/validation.js'
 // Registers the `uuid-list` format of ship_id, shared with the assignments list.
@@ -40,6 +41,7 @@ export const ExpiringQuery = Type.Object({
     Type.String({ format: 'uuid-list', description: 'Holders with an assignment active on as_of on one of these ships (comma-separated)' }),
   ),
   user_id: Type.Optional(Uuid),
+  format: ExportFormat,
 })
 export type ExpiringQuery = Static<typeof ExpiringQuery>
 

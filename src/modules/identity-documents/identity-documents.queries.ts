@@ -10,7 +10,7 @@ import {
   expiryStatusOfRow,
   toExpiringFields,
 } from '../crew-records/crew-records.queries.js'
-import type { ExpiryListQuery, } from '../crew-records/crew-records.schemas.js'
+import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
 import type { MoveEvent, VerificationFields } from '../verifications/verifications.queries.js'
 import { DOCUMENT_COLUMNS, type IdentityDocument } from './identity-documents.schemas.js'
 

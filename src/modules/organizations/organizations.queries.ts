@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
-import type { SettingsUpdate } from './organizations.schemas.js'
+import { SettingsUpdate } from './organizations.schemas.js'
 import { PER_TYPE_MAPS } from './settings.js'
 
 const COLUMNS = ['id', 'name', 'domain', 'products', 'settings'] as const
@@ -12,11 +12,12 @@ export function findOrganization(db: Db, orgId: string) {
 /**
  * The stored settings with a PATCH merged in, in one expression (so concurrent PATCHes of different keys
  * both land): sent keys replace, the per-type maps merge entry by entry, and a null anywhere removes
- * that key or entry (jsonb_strip_nulls), which brings back its default.
+ * that key or entry (jsonb_strip_nulls), which brings back its default. Keys the schema does not
+ * declare are ignored (DECISIONS §1), never stored.
  */
 function mergedSettings(patch: SettingsUpdate): RawBuilder<string> {
   const entries = Object.entries(patch)
-    .filter(([, value]) => value !== undefined)
+    .filter(([key, value]) => value !== undefined && Object.hasOwn(SettingsUpdate.properties, key))
     .map(([key, value]) => {
       const json = JSON.stringify(value)
       const merged = (PER_TYPE_MAPS as readonly string[]).includes(key) && value !== null

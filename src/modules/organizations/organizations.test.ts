@@ -92,6 +92,15 @@ describe('organization: update', () => {
     expect((await org.admin.api.patch(URL, { settings: {} })).body).toEqual(before)
   })
 
+  it('ignores settings keys it does not know, however deeply nested, and stores none of them', async () => {
+    const before = (await org.admin.api.get(URL)).body
+    const deep = `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`
+    const body = `{"settings":{"unknownKey":${deep},"openEndedHorizonDays":${before.settings.openEndedHorizonDays}}}`
+    const res = await org.admin.api.patch(URL, body, { 'content-type': 'application/json' })
+    expect([res.status, res.body]).toEqual([200, before])
+    expect((await stored(org.id)).settings).not.toHaveProperty('unknownKey')
+  })
+
   it('is for admins only (403), and never changes another organization', async () => {
     for (const user of [org.officeAdmin, org.officeEmployee, org.crew]) {
       const res = await user.api.patch(URL, { name: 'Hijacked' })

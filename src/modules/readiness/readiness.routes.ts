@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify'
 import { PRODUCTS } from '../../db/schema.js'
 import { assertProducts, MANAGERS, rowOwner, STAFF } from '../../lib/access.js'
+import { listOrCsv } from '../../lib/csv.js'
 import { todayUtc } from '../../lib/dates.js'
 import { notFound } from '../../lib/errors.js'
 import type { ModuleDeps, ModulePlugin } from '../types.js'
 import type { VerdictContext } from './issues.queries.js'
 import { assignmentReadiness, fleetReadiness, shipReadiness } from './readiness.queries.js'
-import { AsOfQuery, AssignmentParams, FleetPage, FleetQuery, Readiness, ShipParams, ShipReadiness } from './readiness.schemas.js'
+import { AsOfQuery, AssignmentParams, FleetItem, FleetPage, FleetQuery, Readiness, ShipParams, ShipReadiness } from './readiness.schemas.js'
 
 // DECISIONS §10. Readiness reads crew records and learning alike: every operation needs both products.
 const tags = ['readiness']
@@ -64,8 +65,15 @@ export const fleetReadinessRoutes: ModulePlugin = (app, deps) => {
         response: { 200: FleetPage },
       },
     },
-    async (request) =>
-      fleetReadiness(deps.db, context(request, request.query.as_of, deps), request.query, rowOwner(request.actor, MANAGERS)),
+    async (request, reply) => {
+      const verdicts = context(request, request.query.as_of, deps)
+      return listOrCsv(request, reply, {
+        name: 'readiness',
+        item: FleetItem,
+        query: request.query,
+        list: (query) => fleetReadiness(deps.db, verdicts, query, rowOwner(request.actor, MANAGERS)),
+      })
+    },
   )
 }
 

@@ -1,3 +1,4 @@
+import { ExportFormat } from '../../lib/csv.js'
 import Type, { type Static } from 'typebox'
 import { DateString, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 // Registers the `uuid-list` format of ship_id, shared with the assignments list.
@@ -100,6 +101,7 @@ export const FleetQuery = Type.Object({
   ready: Type.Optional(Type.Boolean()),
   code: Type.Optional(Type.Enum(CODES, { description: 'Only assignments having this blocker or warning' })),
   is_active: Type.Boolean({ default: true, description: 'Active on as_of: endDate null or on/after as_of' }),
+  format: ExportFormat,
 })
 export type FleetQuery = Static<typeof FleetQuery>
 

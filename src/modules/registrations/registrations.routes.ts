@@ -1,10 +1,12 @@
 import { MANAGERS, rowOwner } from '../../lib/access.js'
+import { listOrCsv } from '../../lib/csv.js'
 import { notFound } from '../../lib/errors.js'
 import { ErrorBody } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { findRegistration, listRegistrations, toRegistration } from './registrations.queries.js'
 import {
   AttemptCreate,
+  EXPANDED,
   Registration,
   RegistrationListQuery,
   RegistrationPage,
@@ -24,13 +26,20 @@ export const registrationsRoutes: ModulePlugin = (app, { db }) => {
         operationId: 'listRegistrations',
         summary: 'List registrations',
         description:
-          "Filter by assignment, course and status; `search` matches the course title, the user's name or the ship's name; cursor-paged.",
+          "Filter by assignment, course and status; `search` matches the course title, the user's name or the ship's name; cursor-paged, or every match as CSV.",
         tags,
         querystring: RegistrationListQuery,
         response: { 200: RegistrationPage },
       },
     },
-    async (request) => listRegistrations(db, request.actor.orgId, request.query, rowOwner(request.actor, MANAGERS)),
+    async (request, reply) =>
+      listOrCsv(request, reply, {
+        name: 'registrations',
+        item: Registration,
+        omit: request.query.expand ? [] : EXPANDED,
+        query: request.query,
+        list: (query) => listRegistrations(db, request.actor.orgId, query, rowOwner(request.actor, MANAGERS)),
+      }),
   )
 
   app.post(

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { REGISTRATION_STATUSES } from '../../db/schema.js'
+import { ExportFormat } from '../../lib/csv.js'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 
 // The Registration object is snake_case on the wire (DECISIONS §1).
@@ -41,6 +42,8 @@ export const Registration = Type.Object(
 )
 export type Registration = Static<typeof Registration>
 
+/** The fields `expand=true` adds. */
+export const EXPANDED = ['user_name', 'course_title', 'ship_name']
 const Expand = Type.Boolean({ default: false, description: 'Adds user_name, course_title and ship_name' })
 
 export const RegistrationListQuery = Type.Object({
@@ -49,6 +52,7 @@ export const RegistrationListQuery = Type.Object({
   course_id: Type.Optional(Uuid),
   status: Type.Optional(RegistrationStatus),
   expand: Expand,
+  format: ExportFormat,
 })
 export type RegistrationListQuery = Static<typeof RegistrationListQuery>
 

@@ -1,7 +1,8 @@
 import { STAFF } from '../../lib/access.js'
+import { listOrCsv } from '../../lib/csv.js'
 import type { ModulePlugin } from '../types.js'
 import { listRoster } from './roster.queries.js'
-import { RosterPage, RosterQuery } from './roster.schemas.js'
+import { RosterPage, RosterQuery, RosterUser } from './roster.schemas.js'
 
 export const rosterRoutes: ModulePlugin = (app, { db }) => {
   app.get(
@@ -10,13 +11,19 @@ export const rosterRoutes: ModulePlugin = (app, { db }) => {
       config: { roles: STAFF },
       schema: {
         operationId: 'listRoster',
-        description: 'Staff only. Each user with their profile verification state; filterable and cursor-paged.',
+        description: 'Staff only. Each user with their profile verification state; filterable and cursor-paged, or every match as CSV.',
         tags: ['roster'],
         summary: "The organization's users with their verification state",
         querystring: RosterQuery,
         response: { 200: RosterPage },
       },
     },
-    (request) => listRoster(db, request.actor.orgId, request.query),
+    (request, reply) =>
+      listOrCsv(request, reply, {
+        name: 'roster',
+        item: RosterUser,
+        query: request.query,
+        list: (query) => listRoster(db, request.actor.orgId, query),
+      }),
   )
 }

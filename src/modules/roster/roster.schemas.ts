@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { ExportFormat } from '../../lib/csv.js'
 import { ListQuery, Page } from '../../lib/schemas.js'
 import { RoleSchema, User, UserStateSchema } from '../users/users.schemas.js'
 import { ProfileState } from '../verifications/verifications.schemas.js'
@@ -27,6 +28,7 @@ export type RosterUser = Static<typeof RosterUser>
 
 export const RosterQuery = Type.Object({
   ...ListQuery.properties,
+  format: ExportFormat,
   role: Type.Optional(RoleSchema),
   state: Type.Optional(UserStateSchema),
   verification_state: Type.Optional(ProfileState),

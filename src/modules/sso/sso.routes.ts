@@ -39,7 +39,8 @@ export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
         description: 'Admins only. The client secret is never returned.',
         tags,
         summary: 'Single-sign-on settings',
-        response: { 200: SsoSettings },
+        // 404 while single sign-on is off: there are no settings to show.
+        response: { 200: SsoSettings, 404: ErrorBody },
       },
     },
     async (request) => {

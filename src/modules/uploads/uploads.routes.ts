@@ -9,7 +9,7 @@ import { finalizeUpload, incomingKey, toUpload } from './uploads.service.js'
 
 const tags = ['uploads']
 
-export const uploadsRoutes: ModulePlugin = (app, { db, storage, config }) => {
+export const uploadsRoutes: ModulePlugin = (app, { db, storage, config, metrics }) => {
   const expiresAt = () => new Date(Date.now() + config.uploadUrlTtlSeconds * 1000)
 
   // Crew reach only their own uploads; anyone else's is the same 404 as a missing one.
@@ -57,7 +57,7 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config }) => {
     },
     async (request) => {
       const row = await findVisible(request.actor, request.params.upload_id)
-      return toUpload(await finalizeUpload(db, storage, row), storage, expiresAt())
+      return toUpload(await finalizeUpload(db, storage, metrics, row), storage, expiresAt())
     },
   )
 

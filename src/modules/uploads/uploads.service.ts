@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import { iso } from '../../lib/dates.js'
 import { conflict } from '../../lib/errors.js'
+import type { Metrics } from '../../lib/metrics.js'
 import type { Storage, StoredObject } from '../../lib/storage.js'
 import { inspect } from './uploads.inspect.js'
 import { findUpload, markProcessed, markUploaded, type UploadRow } from './uploads.queries.js'
@@ -66,14 +67,15 @@ async function copyIncoming(db: Db, storage: Storage, row: UploadRow, key: strin
 }
 
 /** Sniffs, hashes and measures a copy of the content: uploaded → ready, or rejected with a threat name. */
-async function processContent(db: Db, storage: Storage, row: UploadRow): Promise<void> {
+async function processContent(db: Db, storage: Storage, row: UploadRow, metrics: Metrics): Promise<void> {
   const key = contentKey(row.organization_id, row.id)
   if (!(await copyIncoming(db, storage, row, key))) return
   let recorded = false
   try {
     const found = await inspect(() => storage.read(key), row.mime)
+    const outcome = found.threatName ? 'rejected' : 'ready'
     recorded = await markProcessed(db, row.organization_id, row.id, {
-      status: found.threatName ? 'rejected' : 'ready',
+      status: outcome,
       storage_key: key,
       size_bytes: found.size,
       sha256: found.sha256,
@@ -82,6 +84,8 @@ async function processContent(db: Db, storage: Storage, row: UploadRow): Promise
       page_count: found.pageCount,
       threat_name: found.threatName,
     })
+    // Counted by the call that moved the row, so a replay or a lost race does not count it twice.
+    if (recorded) metrics.uploadsProcessed.inc({ outcome })
   } finally {
     // The checked copy replaces `incoming`; a call that failed or lost the race drops its copy.
     await storage.remove(recorded ? row.storage_key : key)
@@ -92,10 +96,10 @@ async function processContent(db: Db, storage: Storage, row: UploadRow): Promise
  * pending → uploaded → ready | rejected. Each step only moves a row that is still in the state it
  * starts from, so a replay (or a concurrent call) finds the work done and answers with the same result.
  */
-export async function finalizeUpload(db: Db, storage: Storage, row: UploadRow): Promise<UploadRow> {
+export async function finalizeUpload(db: Db, storage: Storage, metrics: Metrics, row: UploadRow): Promise<UploadRow> {
   if (row.status === 'pending') await receive(db, storage, row)
   const current = (await findUpload(db, row.organization_id, row.id))!
   if (current.status !== 'uploaded') return current
-  await processContent(db, storage, current)
+  await processContent(db, storage, current, metrics)
   return (await findUpload(db, row.organization_id, row.id))!
 }

@@ -60,10 +60,14 @@ function post(url: string, body: string, headers: Record<string, string>, rules:
 
 class HeldElsewhere extends Error {}
 
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'skipped'
+
 export interface DeliveryDeps {
   db: Db
   rules: TargetRules
   tuning: JobTuning
+  /** Told the outcome of every attempt (the metrics). */
+  counted: (outcome: DeliveryOutcome) => void
   now?: () => Date
 }
 
@@ -73,14 +77,17 @@ export interface DeliveryDeps {
  * between sending and recording leaves the job active: pg-boss expires it and the attempt is made again
  * (at least once).
  */
-export function deliveryHandler({ db, rules, tuning, now = () => new Date() }: DeliveryDeps) {
+export function deliveryHandler({ db, rules, tuning, counted, now = () => new Date() }: DeliveryDeps) {
   return async ({ deliveryId, attempt }: { deliveryId: string; attempt: number }) => {
     const claimed = await claimDelivery(db, deliveryId, attempt, expireSeconds(tuning))
     if (!claimed) {
       if (await isHeldElsewhere(db, deliveryId, attempt)) throw new HeldElsewhere(`Delivery ${deliveryId} is held by another worker`)
       return
     }
-    if (!claimed.active) return abandonDelivery(db, deliveryId)
+    if (!claimed.active) {
+      await abandonDelivery(db, deliveryId)
+      return counted('skipped')
+    }
     const sentAt = now()
     const { body, headers } = signedRequest(claimed.event, claimed.secret, sentAt)
     const status = await post(claimed.url, body, headers, rules, tuning.deliveryTimeoutMs)
@@ -93,5 +100,6 @@ export function deliveryHandler({ db, rules, tuning, now = () => new Date() }: D
       nextAttemptAt: next,
     }
     await recordAttempt(db, deliveryId, outcome)
+    counted(ok ? 'succeeded' : next ? 'retrying' : 'failed')
   }
 }

@@ -1,7 +1,6 @@
-import type { FastifyRequest } from 'fastify'
 import { ADMIN } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { appendEvents, type EventSource } from '../../lib/events.js'
+import { appendEvents } from '../../lib/events.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { assertTarget } from './target-guard.js'
@@ -37,12 +36,6 @@ import {
 const tags = ['webhooks']
 const config = { roles: ADMIN }
 
-/** The request as the author of its events (DECISIONS §11). */
-const sourceOf = (request: FastifyRequest): EventSource => ({
-  orgId: request.actor.orgId,
-  actor: { userId: request.actor.userId, role: request.actor.role },
-  requestId: request.id,
-})
 const target = (id: string) => ({ type: 'webhook', id })
 
 export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rules } }) => {
@@ -65,7 +58,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
       const secret = newSecret()
       const created = await db.transaction().execute(async (trx) => {
         const row = await insertWebhook(trx, request.actor.orgId, request.body, secret)
-        await appendEvents(trx, sourceOf(request), [{ type: 'webhook.created', target: target(row.id), data: toWebhook(row) }])
+        await appendEvents(trx, request.actor, [{ type: 'webhook.created', target: target(row.id), data: toWebhook(row) }])
         return row
       })
       return reply.status(201).send({ ...toWebhook(created), secret })
@@ -132,7 +125,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
         const changes = changesOf(toWebhook(before), request.body)
         if (!changes) return toWebhook(before)
         const after = toWebhook((await updateWebhook(trx, orgId, id, request.body))!)
-        await appendEvents(trx, sourceOf(request), [{ type: 'webhook.updated', target: target(id), data: { changes } }])
+        await appendEvents(trx, request.actor, [{ type: 'webhook.updated', target: target(id), data: { changes } }])
         return after
       })
     },
@@ -155,7 +148,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
       await db.transaction().execute(async (trx) => {
         const row = await deleteWebhook(trx, request.actor.orgId, request.params.webhook_id)
         if (!row) throw notFound('Webhook')
-        await appendEvents(trx, sourceOf(request), [{ type: 'webhook.deleted', target: target(row.id), data: toWebhook(row) }])
+        await appendEvents(trx, request.actor, [{ type: 'webhook.deleted', target: target(row.id), data: toWebhook(row) }])
       })
       return reply.status(204).send(null)
     },
@@ -179,7 +172,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
       await db.transaction().execute(async (trx) => {
         const row = await updateWebhook(trx, request.actor.orgId, request.params.webhook_id, { secret })
         if (!row) throw notFound('Webhook')
-        await appendEvents(trx, sourceOf(request), [{ type: 'webhook.secret_rotated', target: target(row.id), data: {} }])
+        await appendEvents(trx, request.actor, [{ type: 'webhook.secret_rotated', target: target(row.id), data: {} }])
       })
       return { secret }
     },
@@ -206,7 +199,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
         const row = await findWebhook(trx, orgId, id, true)
         if (!row) throw notFound('Webhook')
         if (!row.active) throw conflict('The webhook is not active')
-        const [eventId] = await appendEvents(trx, sourceOf(request), [
+        const [eventId] = await appendEvents(trx, request.actor, [
           { type: 'webhook.test', target: target(id), data: { webhookId: id } },
         ])
         await insertTestDelivery(trx, orgId, id, eventId)
