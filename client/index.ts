@@ -11,11 +11,12 @@ export interface SeaworthyClientOptions {
   fetch?: typeof globalThis.fetch
 }
 
-export type SeaworthyClient = Client<paths>
+// JSON answers: the lists' CSV exports (text/csv) are for spreadsheets, fetched as text outside the typed calls.
+export type SeaworthyClient = Client<paths, 'application/json'>
 
 /** A typed client of the Seaworthy API: every path, parameter, body and answer is checked by the compiler. */
 export function createSeaworthyClient({ baseUrl, token, fetch }: SeaworthyClientOptions): SeaworthyClient {
-  const client = createClient<paths>({ baseUrl, fetch })
+  const client = createClient<paths, 'application/json'>({ baseUrl, fetch })
   if (token) client.use(bearer(token))
   return client
 }

@@ -40,7 +40,8 @@ async function migratedEnv(): Promise<Record<string, string>> {
 
 async function cli(args: string[], env: Record<string, string>): Promise<string[]> {
   const lines: string[] = []
-  await runCli(args, { out: (line) => lines.push(line), env })
+  // Standard input is a terminal here: nothing is piped.
+  await runCli(args, { out: (line) => lines.push(line), env, stdin: async () => null })
   return lines
 }
 
@@ -162,5 +163,111 @@ describe('the CLI without SEAWORTHY_JWT_SECRET', () => {
       expect(error).not.toBeInstanceOf(ConfigError)
       expect(error).toMatchObject({ code: 'ECONNREFUSED' })
     }
+  })
+})
+
+describe('seaworthy --help', () => {
+  it('describes every command, on stdout, and exits 0 (the package binary too)', async () => {
+    const commands = [[], ['org', 'create'], ['migrate'], ['seed'], ['user', 'reset-password']]
+    for (const command of commands) {
+      const lines = await cli([...command, '--help'], {})
+      expect(lines.join('\n')).toContain(`Usage: seaworthy ${command.length ? `${command.join(' ')} ` : ''}[options]`)
+    }
+    const { stdout } = await run('node', [packageBin, 'user', 'reset-password', '--help'])
+    expect(stdout).toContain('--email <email>')
+  })
+
+  it('refuses an unknown command or a missing option with the problem and a pointer to --help on stderr', async () => {
+    const errors: string[] = []
+    const io = { out: () => {}, err: (line: string) => errors.push(line), env: {} }
+    await expect(runCli(['sail'], io)).rejects.toThrow(UsageError)
+    await expect(runCli(['user', 'reset-password'], io)).rejects.toThrow(UsageError)
+    expect(errors).toEqual([
+      "error: unknown command 'sail'",
+      '(add --help for usage)',
+      "error: required option '--email <email>' not specified",
+      '(add --help for usage)',
+    ])
+  })
+})
+
+describe('the admin password of org create', () => {
+  const create = (env: Record<string, string>, stdin: string | null, extra: string[] = []) => {
+    const lines: string[] = []
+    const email = `pw-${crypto.randomUUID()}@example.test`
+    const args = ['org', 'create', '--name', 'Quiet', '--admin-email', email, ...extra]
+    return runCli(args, { out: (line) => lines.push(line), env, stdin: async () => stdin }).then(() => ({ email, lines }))
+  }
+
+  it('comes from SEAWORTHY_ADMIN_PASSWORD or the first line of standard input, not only the command line', async () => {
+    const env = await migratedEnv()
+    const fromEnv = await create({ ...env, SEAWORTHY_ADMIN_PASSWORD: 'from the environment' }, 'ignored stdin')
+    const fromStdin = await create(env, 'from standard input\nsecond line\n')
+    expect((await login(env, fromEnv.email, 'from the environment')).status).toBe(200)
+    expect((await login(env, fromStdin.email, 'from standard input')).status).toBe(200)
+  })
+
+  it('is required, and at least 8 characters, wherever it comes from', async () => {
+    const env = await migratedEnv()
+    await expect(create(env, null)).rejects.toThrow(/--admin-password, SEAWORTHY_ADMIN_PASSWORD or a line on standard input/)
+    await expect(create(env, '')).rejects.toThrow(UsageError)
+    await expect(create(env, 'short')).rejects.toThrow('The password on standard input must have at least 8 characters')
+    await expect(create({ ...env, SEAWORTHY_ADMIN_PASSWORD: 'short' }, null)).rejects.toThrow(/^SEAWORTHY_ADMIN_PASSWORD must/)
+  })
+
+  it('is read from a pipe by the package binary', async () => {
+    const env = await migratedEnv()
+    const email = `pipe-${crypto.randomUUID()}@example.test`
+    const child = spawn(process.execPath, [packageBin, 'org', 'create', '--name', 'Piped', '--admin-email', email], {
+      env: { ...process.env, ...env },
+    })
+    child.stdin.end('piped password\n')
+    let stdout = ''
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk
+    })
+    const [code] = await once(child, 'exit')
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toEqual({ organizationId: expect.any(String), adminUserId: expect.any(String) })
+    expect((await login(env, email, 'piped password')).status).toBe(200)
+  })
+})
+
+describe('seaworthy user reset-password', () => {
+  it('sets the password of a lost login (any case of the e-mail), or a random one it prints, and lifts its throttling', async () => {
+    const env = await migratedEnv()
+    const email = `Lost-${crypto.randomUUID()}@example.test`
+    const created = JSON.parse(
+      (await cli(['org', 'create', '--name', 'Lost', '--admin-email', email, '--admin-password', 'forgotten one'], env))[0],
+    )
+
+    const given = await cli(['user', 'reset-password', '--email', email.toUpperCase(), '--password', 'remembered now'], env)
+    expect(given.map((line) => JSON.parse(line))).toEqual([{ userId: created.adminUserId, email }])
+    expect((await login(env, email, 'forgotten one')).status).toBe(401)
+    expect((await login(env, email, 'remembered now')).status).toBe(200)
+
+    // Throttled after too many failures: the reset lets the owner in at once.
+    const config = loadConfig(env)
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+    await database.db
+      .insertInto('login_failures')
+      .values(Array.from({ length: 250 }, (_, i) => ({ email_lower: email.toLowerCase(), address: `10.9.${i >> 8}.${i & 255}` })))
+      .execute()
+    await database.close()
+    expect((await login(env, email, 'remembered now')).status).toBe(429)
+
+    const random = JSON.parse((await cli(['user', 'reset-password', '--email', email], { ...env }))[0])
+    expect(random).toEqual({ userId: created.adminUserId, email, password: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/) })
+    expect((await login(env, email, random.password)).status).toBe(200)
+  })
+
+  it('says so when no user has the e-mail, and refuses a short password', async () => {
+    const env = await migratedEnv()
+    await expect(cli(['user', 'reset-password', '--email', 'nobody@example.test', '--password', 'long enough'], env)).rejects.toThrow(
+      'No user has the e-mail nobody@example.test',
+    )
+    await expect(cli(['user', 'reset-password', '--email', 'nobody@example.test', '--password', 'short'], env)).rejects.toThrow(
+      'The password must have at least 8 characters',
+    )
   })
 })

@@ -55,3 +55,8 @@ export async function releaseAttempt(db: Db, slot: string): Promise<void> {
 export async function forgetOldFailures(db: Db, windowSeconds: number): Promise<void> {
   await sql`delete from login_failures where created_at <= clock_timestamp() - make_interval(secs => ${windowSeconds})`.execute(db)
 }
+
+/** An operator's password reset also lifts the e-mail's throttling: its failures no longer count. */
+export async function forgetFailuresOf(db: Db, email: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('email_lower', '=', email.toLowerCase()).execute()
+}

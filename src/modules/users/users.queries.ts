@@ -137,3 +137,20 @@ export function currentUserAssignments(db: Db, orgId: string, userId: string) {
 export function findOrganization(db: Db, orgId: string) {
   return db.selectFrom('organizations').select(['id', 'name', 'domain']).where('id', '=', orgId).executeTakeFirstOrThrow()
 }
+
+/**
+ * Sets a user's password by e-mail, found case-insensitively across organizations (the operator's
+ * reset, `seaworthy user reset-password`). A pending user becomes active; a suspended one stays so.
+ */
+export function setPasswordByEmail(db: Db, email: string, passwordHash: string) {
+  return db
+    .updateTable('users')
+    .set({
+      password_hash: passwordHash,
+      state: sql<UserState>`case when state = 'pending' then 'active' else state end`,
+      updated_at: new Date(),
+    })
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .returning(['id', 'email', 'state'])
+    .executeTakeFirst()
+}

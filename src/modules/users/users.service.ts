@@ -1,10 +1,12 @@
 import type { Selectable } from 'kysely'
+import type { Db } from '../../db/database.js'
 import type { UsersTable } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
 import { definedOnly } from '../../lib/columns.js'
 import { conflict } from '../../lib/errors.js'
-import type { UserChanges } from './users.queries.js'
+import { forgetFailuresOf } from '../auth/auth.queries.js'
+import { setPasswordByEmail, type UserChanges } from './users.queries.js'
 import type { UserUpdate } from './users.schemas.js'
 
 /** An admin may not lock themselves out: no self-suspension, no dropping their own admin role. */
@@ -32,4 +34,14 @@ export async function userChanges(current: Selectable<UsersTable>, body: UserUpd
   // Restoring a user who never had a password brings them back as pending, not active.
   if (changes.state === 'active' && !current.password_hash && !body.password) changes.state = 'pending'
   return definedOnly(changes)
+}
+
+/**
+ * The operator's reset of a lost login (`seaworthy user reset-password`): the new password, and the
+ * e-mail's failed attempts forgotten so a throttled login works at once. Null when no user has the e-mail.
+ */
+export async function resetPassword(db: Db, email: string, password: string) {
+  const user = await setPasswordByEmail(db, email, await hashPassword(password))
+  if (user) await forgetFailuresOf(db, email)
+  return user ?? null
 }
