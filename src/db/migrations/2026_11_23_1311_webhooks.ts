@@ -1,7 +1,9 @@
 import { type Kysely, sql } from 'kysely'
 
 // Frozen in time: imports no application code. Webhook subscriptions, one delivery row per (event,
-// subscription), and the expiry notices already announced (DECISIONS §11).
+// subscription), and the expiry notices already announced (DECISIONS §11). A delivery names its event
+// without a foreign key: one would make the append-only trigger's TRUNCATE refusal a foreign-key error,
+// and the retention job removes the deliveries of the events it deletes itself.
 //
 // The fan-out runs in the database, in the transaction that appends the events: a statement-level
 // trigger inserts a delivery for every active subscription whose patterns match, and for each a job
@@ -25,7 +27,7 @@ const statements = [
     id uuid primary key,
     organization_id uuid not null references organizations(id),
     webhook_id uuid not null references webhooks(id) on delete cascade,
-    event_id uuid not null references events(id) on delete cascade,
+    event_id uuid not null,
     event_type text not null,
     attempt integer not null default 0,
     status text not null default 'pending' check (status in ('pending', 'succeeded', 'failed')),
@@ -37,6 +39,7 @@ const statements = [
     unique (event_id, webhook_id)
   )`,
   'create index webhook_deliveries_log_idx on webhook_deliveries (webhook_id, created_at desc, id desc)',
+  'create index webhook_deliveries_event_idx on webhook_deliveries (event_id)',
   `create table expiry_notices (
     target_type text not null,
     target_id uuid not null,

@@ -1,5 +1,6 @@
 import { type KyselyPlugin, sql } from 'kysely'
 import { Webhook } from 'standardwebhooks'
+import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, client, type TestApp, testDatabase } from '../../../test/app.js'
 import { createOrg, type TestOrg } from '../../../test/factories.js'
@@ -8,6 +9,7 @@ import type { Database } from '../../db/database.js'
 import { addDays, todayUtc } from '../../lib/dates.js'
 import { appendEvents, type EventType } from '../../lib/events.js'
 import { nextAttemptAt } from '../webhooks/delivery.js'
+import { newSecret } from '../webhooks/webhooks.queries.js'
 
 // Every test of background work is in this file: its apps are the only ones of the suite that work
 // the job queue, so on a shared PostgreSQL no other file's worker takes these jobs.
@@ -346,7 +348,12 @@ describe('audit retention', () => {
     const { db } = plain.database
     try {
       const org = await createOrg(plain.app, db)
+      const webhook = { id: uuidv7(), organization_id: org.id, url: receiver.url('/retained'), events: ['*'], secret: newSecret() }
+      await db.insertInto('webhooks').values(webhook).execute()
       const [old, recent] = await emit(plain, org, 'ship.created', 'ship.updated')
+      const deliveredEvents = () =>
+        db.selectFrom('webhook_deliveries').select('event_id').where('webhook_id', '=', webhook.id).orderBy('event_id').execute()
+      expect(await deliveredEvents()).toEqual([{ event_id: old }, { event_id: recent }])
       await expect(db.deleteFrom('events').where('id', '=', recent).execute()).rejects.toThrow()
       await expect(db.updateTable('events').set({ type: 'x' }).where('id', '=', recent).execute()).rejects.toThrow()
       // Written three days ago, as far as the trail can tell: only the retention job's setting lets it change.
@@ -358,7 +365,10 @@ describe('audit retention', () => {
       try {
         for (;;) {
           const left = await db.selectFrom('events').select('id').where('id', 'in', [old, recent]).execute()
-          if (left.length === 1) return void expect(left).toEqual([{ id: recent }])
+          if (left.length === 1) {
+            expect(left).toEqual([{ id: recent }])
+            return void expect(await deliveredEvents()).toEqual([{ event_id: recent }])
+          }
           await new Promise((resolve) => setTimeout(resolve, 200))
         }
       } finally {
