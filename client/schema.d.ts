@@ -1385,6 +1385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shared/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit events
+         * @description Admins and office admins. Every write of the organization, newest first (`occurredAt`, then `id`, descending), cursor-paged. The payload of each event is the `Event` schema; docs/events.md lists the types with examples.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1905,6 +1925,68 @@ export interface components {
         /** ErrorBody */
         ErrorBody: {
             detail: string;
+        };
+        /**
+         * Event
+         * @description One entry of the audit trail, also the body of a webhook delivery. `actor` is null for the system (expiry notices). Types: user.created, user.updated, user.suspended, user.restored, ship.created, ship.updated, ship.deleted, identity_document.created, identity_document.updated, identity_document.deleted, certificate.created, certificate.updated, certificate.deleted, experience.created, experience.updated, experience.deleted, next_of_kin.created, next_of_kin.updated, next_of_kin.deleted, verification.submitted, verification.verified, verification.rejected, verification.reopened, assignment.created, assignment.updated, assignment.courses_assigned, assignment.courses_removed, course.created, course.updated, course.deleted, curriculum.created, curriculum.updated, curriculum.deleted, registration.passed, registration.failed, upload.ready, upload.rejected, document.expiring, document.expired, auth.login_failed, auth.throttled, organization.updated, requirements.updated, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.test.
+         * @example {
+         *       "id": "0190a000-0000-7000-8000-0000000000e1",
+         *       "type": "ship.updated",
+         *       "occurredAt": "2026-06-15T08:30:00.000Z",
+         *       "organizationId": "0190a000-0000-7000-8000-000000000001",
+         *       "actor": {
+         *         "userId": "0190a000-0000-7000-8000-000000000a01",
+         *         "role": "admin"
+         *       },
+         *       "target": {
+         *         "type": "ship",
+         *         "id": "0190a000-0000-7000-8000-000000000a02"
+         *       },
+         *       "data": {
+         *         "changes": {
+         *           "portOfRegistry": [
+         *             null,
+         *             "Bergen"
+         *           ]
+         *         }
+         *       },
+         *       "requestId": "req-4f1c2a"
+         *     }
+         */
+        Event: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {unknown} */
+            type: "user.created" | "user.updated" | "user.suspended" | "user.restored" | "ship.created" | "ship.updated" | "ship.deleted" | "identity_document.created" | "identity_document.updated" | "identity_document.deleted" | "certificate.created" | "certificate.updated" | "certificate.deleted" | "experience.created" | "experience.updated" | "experience.deleted" | "next_of_kin.created" | "next_of_kin.updated" | "next_of_kin.deleted" | "verification.submitted" | "verification.verified" | "verification.rejected" | "verification.reopened" | "assignment.created" | "assignment.updated" | "assignment.courses_assigned" | "assignment.courses_removed" | "course.created" | "course.updated" | "course.deleted" | "curriculum.created" | "curriculum.updated" | "curriculum.deleted" | "registration.passed" | "registration.failed" | "upload.ready" | "upload.rejected" | "document.expiring" | "document.expired" | "auth.login_failed" | "auth.throttled" | "organization.updated" | "requirements.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.test";
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            organizationId: string;
+            actor: {
+                /** Format: uuid */
+                userId: string;
+                role: string;
+            } | null;
+            target: {
+                /** @description The resource in singular snake_case: user, ship, identity_document, … */
+                type: string;
+                /** Format: uuid */
+                id: string | null;
+            };
+            /** @description Creates: the created object as its single-item GET returns it. Updates: `{changes: {field: [before, after]}}` of the wire fields that changed. Deletes: the last wire shape. See docs/events.md for each type. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The x-request-id of the request that caused it; null for the system */
+            requestId: string | null;
+        };
+        /** EventPage */
+        EventPage: {
+            items: components["schemas"]["Event"][];
+            nextCursor: string | null;
+            /** @default false */
+            hasMore: boolean;
+            totalCount: number | null;
         };
         /**
          * Experience
@@ -15369,6 +15451,135 @@ export interface operations {
             };
             /** @description A path parameter is too long */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                include_count?: boolean;
+                /** @description Comma-separated event types; `prefix.*` (e.g. `assignment.*`) matches every type of that prefix */
+                type?: string;
+                target_id?: string;
+                actor_id?: string;
+                /** @description Events that occurred at or after this instant */
+                from?: string;
+                /** @description Events that occurred before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: EventPage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0190a000-0000-7000-8000-0000000000e1",
+                     *           "type": "ship.updated",
+                     *           "occurredAt": "2026-06-15T08:30:00.000Z",
+                     *           "organizationId": "0190a000-0000-7000-8000-000000000001",
+                     *           "actor": {
+                     *             "userId": "0190a000-0000-7000-8000-000000000a01",
+                     *             "role": "admin"
+                     *           },
+                     *           "target": {
+                     *             "type": "ship",
+                     *             "id": "0190a000-0000-7000-8000-000000000a02"
+                     *           },
+                     *           "data": {
+                     *             "changes": {
+                     *               "portOfRegistry": [
+                     *                 null,
+                     *                 "Bergen"
+                     *               ]
+                     *             }
+                     *           },
+                     *           "requestId": "req-4f1c2a"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false,
+                     *       "totalCount": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
-import { DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'
+import { type Database, DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'
 import { onShutdownSignal } from './lib/shutdown.js'
 import { hasOrganizations, seedDemo } from './modules/organizations/demo.service.js'
 
@@ -16,26 +16,21 @@ const openFor = (config: Config) =>
   })
 
 /** Migrations and the first-start help run once, before any process serves requests. */
-async function prepare(config: Config): Promise<void> {
-  const database = await openFor(config)
-  try {
-    await migrateToLatest(database.db)
-    if (await hasOrganizations(database.db)) return
-    // A brand-new embedded install gets a demo organization so the first login needs no extra step.
-    if (database.engine === 'pglite') {
-      const demo = await seedDemo(database.db)
-      const lines = demo.logins.map((l) => `  ${l.role.padEnd(16)} ${l.email}  ${l.password}`)
-      console.log(`First start: created a demo organization. Log in with POST /api/v1/auth/token as:\n${lines.join('\n')}`)
-    } else {
-      console.log('No organization yet: create one with  npx seaworthy org create --name <name> --admin-email <e> --admin-password <p>')
-    }
-  } finally {
-    await database.close()
+async function prepare(database: Database): Promise<void> {
+  await migrateToLatest(database.db)
+  if (await hasOrganizations(database.db)) return
+  // A brand-new embedded install gets a demo organization so the first login needs no extra step.
+  if (database.engine === 'pglite') {
+    const demo = await seedDemo(database.db)
+    const lines = demo.logins.map((l) => `  ${l.role.padEnd(16)} ${l.email}  ${l.password}`)
+    console.log(`First start: created a demo organization. Log in with POST /api/v1/auth/token as:\n${lines.join('\n')}`)
+  } else {
+    console.log('No organization yet: create one with  npx seaworthy org create --name <name> --admin-email <e> --admin-password <p>')
   }
 }
 
-async function serve(config: Config): Promise<void> {
-  const app = await buildApp({ config, database: await openFor(config) })
+async function serve(config: Config, database: Database): Promise<void> {
+  const app = await buildApp({ config, database })
   // The app cuts what is left at the grace period (shutdown.ts); the deadline only catches a hang after that.
   onShutdownSignal(() => app.close(), config.shutdownGraceSeconds + STOP_MARGIN_SECONDS)
   await app.listen({ host: config.host, port: config.port })
@@ -65,10 +60,21 @@ function supervise(config: Config): void {
 
 async function main(): Promise<void> {
   const config = loadConfig()
-  if (cluster.isWorker) return serve(config)
-  await prepare(config)
-  if (config.workers > 1) supervise(config)
-  else await serve(config)
+  if (cluster.isWorker) return serve(config, await openFor(config))
+  const database = await openFor(config)
+  try {
+    await prepare(database)
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+  // One process serves on the database it prepared (opening PGlite again would cost seconds of the first start).
+  if (config.workers === 1) {
+    await serve(config, database)
+  } else {
+    await database.close()
+    supervise(config)
+  }
   console.log(`Seaworthy is running on http://${config.host}:${config.port} (API reference: /docs)`)
 }
 

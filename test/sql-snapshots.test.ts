@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import type { DB } from '../src/db/schema.js'
 import { courseDifficultyQuery } from '../src/modules/analytics/analytics.queries.js'
+import { updateAssignment } from '../src/modules/assignments/assignments.queries.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from '../src/modules/assignments/bulk.queries.js'
 import { bulkAddCourses, bulkRemoveCourses } from '../src/modules/assignments/bulk-courses.queries.js'
-import { updateAssignment } from '../src/modules/assignments/assignments.queries.js'
 import { expiringOfUser } from '../src/modules/crew-records/crew-records.queries.js'
 import { insertIdentityDocument } from '../src/modules/identity-documents/identity-documents.queries.js'
 
@@ -18,6 +18,8 @@ const ORG = '0190a000-0000-7000-8000-000000000001'
 const USER = '0190a000-0000-7000-8000-000000000002'
 const SHIP = '0190a000-0000-7000-8000-000000000003'
 const IDS = ['0190a000-0000-7000-8000-000000000004', '0190a000-0000-7000-8000-000000000005']
+/** Who writes: the events the statements append carry it. */
+const source = { orgId: ORG, actor: { userId: USER, role: 'admin' as const }, requestId: 'req-1' }
 
 /** The SQL of the statements `run` sends, compiled for PostgreSQL by a Kysely that executes nothing. */
 async function compiledSql(run: (db: Db) => Promise<unknown>): Promise<string[]> {
@@ -48,7 +50,7 @@ async function matchesSnapshot(name: string, what: string, statements: string[])
 describe('SQL snapshots', () => {
   it('bulk update: one statement locking, checking and updating the listed assignments', async () => {
     const changes = { role: 'Bosun', due_date: null, end_date: '2026-09-01' }
-    const statements = await compiledSql((db) => bulkUpdateAssignments(db, ORG, IDS, changes))
+    const statements = await compiledSql((db) => bulkUpdateAssignments(db, source, IDS, changes))
     await matchesSnapshot('bulk-update', 'bulkUpdateAssignments: role and endDate set, dueDate cleared, startDate kept', statements)
   })
 
@@ -59,12 +61,12 @@ describe('SQL snapshots', () => {
   })
 
   it('bulk courses: one statement adding pairs, registrations and enrollments', async () => {
-    const statements = await compiledSql((db) => bulkAddCourses(db, ORG, IDS, [SHIP]))
+    const statements = await compiledSql((db) => bulkAddCourses(db, source, IDS, [SHIP]))
     await matchesSnapshot('bulk-add-courses', 'bulkAddCourses: two assignments, one course', statements)
   })
 
   it('bulk remove-courses: one statement removing pairs, unattempted registrations and enrollments', async () => {
-    const statements = await compiledSql((db) => bulkRemoveCourses(db, ORG, IDS, [SHIP]))
+    const statements = await compiledSql((db) => bulkRemoveCourses(db, source, IDS, [SHIP]))
     await matchesSnapshot('bulk-remove-courses', 'bulkRemoveCourses: two assignments, one course', statements)
   })
 
@@ -88,13 +90,13 @@ describe('SQL snapshots', () => {
     }
     const columns = { document_type: 'passport' as const, document_number: 'P1', uploaded_by_user_id: USER, upload_id: IDS[1] }
     const statements = await compiledSql((db) =>
-      insertIdentityDocument(db, ORG, 90, { id: IDS[0], userId: USER, columns, upload: { id: IDS[1], ownerId: USER }, review }),
+      insertIdentityDocument(db, ORG, 90, { id: IDS[0], userId: USER, columns, upload: { id: IDS[1], ownerId: USER }, review, source }),
     )
     await matchesSnapshot('identity-document-create', 'insertIdentityDocument: with an upload a crew member references', statements)
   })
 
   it('PATCH assignment without dates: one statement updating and reading back', async () => {
-    const statements = await compiledSql((db) => updateAssignment(db, ORG, IDS[0], { role: 'Bosun' }))
+    const statements = await compiledSql((db) => updateAssignment(db, source, IDS[0], { role: 'Bosun' }))
     await matchesSnapshot('assignment-update', 'updateAssignment: role only', statements)
   })
 })

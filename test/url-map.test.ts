@@ -49,6 +49,7 @@ const UNGATED = [
   'GET /api/v1/shared/organization',
   'PATCH /api/v1/shared/organization',
   ...WEBHOOKS,
+  'GET /api/v1/shared/audit-events',
 ]
 
 const CREW = [
@@ -142,6 +143,7 @@ const DOCUMENTED = [
   'GET /api/v1/auth/sso/callback',
   'GET /api/v1/shared/organization',
   'PATCH /api/v1/shared/organization',
+  'GET /api/v1/shared/audit-events',
   'GET /api/v1/shared/ships/{ship_id}/readiness',
   'GET /api/v1/learn/assignments/{assignment_id}/readiness',
   'GET /api/v1/learn/readiness',

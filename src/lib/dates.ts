@@ -46,3 +46,6 @@ export function checkDateOrder<F extends string>(
   }
   return issues
 }
+
+/** A timestamp as `iso` writes it, computed by the database (for data built in SQL). */
+export const isoSql = (value: Expression<Date>) => sql<string>`to_char(${value} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`

@@ -1,4 +1,14 @@
-import type { Selectable, Transaction } from 'kysely'
+import { isDeepStrictEqual } from 'node:util'
+import {
+  type Expression,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type QueryCreator,
+  type RawBuilder,
+  type Selectable,
+  sql,
+  type Transaction,
+} from 'kysely'
 import Type, { type Static } from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../db/database.js'
@@ -78,7 +88,7 @@ const sourceOf = (source: EventSource | Actor): EventSource =>
   'actor' in source ? source : { orgId: source.orgId, actor: { userId: source.userId, role: source.role }, requestId: source.requestId }
 
 /** The rows of `events` for these events, ids generated here like every other id. */
-export function eventRows(source: EventSource | Actor, events: readonly NewEvent[]) {
+function eventRows(source: EventSource | Actor, events: readonly NewEvent[]) {
   const { orgId, actor, requestId } = sourceOf(source)
   return events.map((event) => ({
     id: uuidv7(),
@@ -158,3 +168,84 @@ export const eventWire = (row: Selectable<EventsTable>): EventWire => ({
   data: row.data as EventWire['data'],
   requestId: row.request_id,
 })
+
+/** The types a pattern names: one type, or `prefix.*` for every type of that prefix; empty when it names none. */
+export function typesMatching(pattern: string): EventType[] {
+  if (pattern.endsWith('.*')) return EVENT_TYPES.filter((type) => type.startsWith(pattern.slice(0, -1)))
+  return EVENT_TYPES.filter((type) => type === pattern)
+}
+
+type Wire = { id: string } & Record<string, unknown>
+
+/** `data.changes` of an update: each wire field whose value differs, as [before, after]; the update time is no change. */
+export function changesOf(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, [unknown, unknown]> {
+  const changes: Record<string, [unknown, unknown]> = {}
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (field === 'updatedAt' || field === 'updated_at' || isDeepStrictEqual(before[field], after[field])) continue
+    changes[field] = [before[field] ?? null, after[field] ?? null]
+  }
+  return changes
+}
+
+/** A create or delete: the object itself, in its wire shape, is the data. */
+export const objectEvent = (type: EventType, targetType: string, object: Wire): NewEvent => ({
+  type,
+  target: { type: targetType, id: object.id },
+  data: object,
+})
+
+/** An update: none when no wire field changed (DECISIONS §11). */
+export function updateEvents(type: EventType, targetType: string, before: Wire, after: Wire): NewEvent[] {
+  const changes = changesOf(before, after)
+  return Object.keys(changes).length === 0 ? [] : [{ type, target: { type: targetType, id: after.id }, data: { changes } }]
+}
+
+/**
+ * Runs a write in a transaction and appends the events it collected in `events` at its end, in the
+ * same transaction: a write that fails or is refused leaves none.
+ */
+export function withEvents<T>(db: Db, source: EventSource | Actor, write: (trx: Db, events: NewEvent[]) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const events: NewEvent[] = []
+    const result = await write(trx, events)
+    await appendEvents(trx, source, events)
+    return result
+  })
+}
+
+/**
+ * The events of a write that is one statement, as the INSERT of one of its data-modifying CTEs: one
+ * event per row of `rows` (SQL over the statement's CTEs giving `target_id` and `data` jsonb), so
+ * the write stays one statement whatever its size. `max` ids are generated here, handed out in row order.
+ */
+export function eventsInsert<D>(
+  qc: QueryCreator<D>,
+  source: EventSource | Actor,
+  type: EventType,
+  targetType: string,
+  rows: RawBuilder<{ target_id: string; data: unknown }>,
+  max: number,
+): InsertQueryBuilder<D, any, InsertResult> {
+  const { orgId, actor, requestId } = sourceOf(source)
+  const ids = Array.from({ length: max }, () => uuidv7())
+  return (qc as unknown as QueryCreator<DB>)
+    .insertInto('events')
+    .columns(['id', 'organization_id', 'type', 'actor_user_id', 'actor_role', 'target_type', 'target_id', 'data', 'request_id'])
+    .expression(
+      sql`select (${ids}::uuid[])[row_number() over ()], ${orgId}::uuid, ${type}::text, ${actor?.userId ?? null}::uuid,
+        ${actor?.role ?? null}::text, ${targetType}::text, e.target_id, e.data, ${requestId}::text
+      from (${rows}) e`,
+    ) as unknown as InsertQueryBuilder<D, any, InsertResult>
+}
+
+/**
+ * `data.changes` in SQL, for events written by a single statement: per wire field its value before
+ * and after as SQL; a field whose value did not change is left out, so `'{}'` means no change.
+ */
+export function changesSql(fields: Record<string, [Expression<unknown>, Expression<unknown>]>) {
+  const pairs = Object.entries(fields).map(
+    ([field, [before, after]]) =>
+      sql`${field}::text, case when ${before} is distinct from ${after} then jsonb_build_array(${before}, ${after}) end`,
+  )
+  return sql<unknown>`jsonb_strip_nulls(jsonb_build_object(${sql.join(pairs)}))`
+}

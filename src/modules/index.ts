@@ -3,6 +3,7 @@ import type { Product } from '../db/schema.js'
 import { analyticsRoutes } from './analytics/analytics.routes.js'
 import { assignmentsRoutes, assignmentUpdateRoutes } from './assignments/assignments.routes.js'
 import { bulkRoutes } from './assignments/bulk.routes.js'
+import { auditRoutes } from './audit/audit.routes.js'
 import { authRoutes } from './auth/auth.routes.js'
 import { certificateRoutes, userCertificatesRoutes } from './certificates/certificates.routes.js'
 import { coursesRoutes } from './courses/courses.routes.js'
@@ -81,6 +82,7 @@ const registrations: Registration[] = [
   { plugin: fleetReadinessRoutes, prefix: '/api/v1/learn/readiness', product: 'learn' },
   { plugin: shipReadinessRoutes, prefix: '/api/v1/shared/ships/:ship_id/readiness' },
   { plugin: webhooksRoutes, prefix: '/api/v1/shared/webhooks' },
+  { plugin: auditRoutes, prefix: '/api/v1/shared/audit-events' },
 ]
 
 /** Marks every route of one registration: its product for the access check, and hidden from the document if an alias. */

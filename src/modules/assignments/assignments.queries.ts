@@ -2,9 +2,11 @@ import { type RawBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { compiledOnce } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
+import type { Actor } from '../../lib/access.js'
 import { todayUtcSql } from '../../lib/dates.js'
 import { isUniqueViolation } from '../../lib/db-errors.js'
 import { conflict } from '../../lib/errors.js'
+import { changesSql, type EventSource, eventsInsert } from '../../lib/events.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import { type Assignment, type AssignmentListQuery, splitIds } from './assignments.schemas.js'
@@ -186,15 +188,36 @@ export function lockAssignment(db: Db, orgId: string, assignmentId: string) {
     .executeTakeFirst()
 }
 
-/** Updates the assignment and answers it as reads show it, in one statement; undefined when there is none. */
+/** The wire fields an update can change, before (`o`) and after (`a`), for `assignment.updated`'s changes. */
+const assignmentChanges = changesSql({
+  role: [sql.ref('o.role'), sql.ref('a.role')],
+  startDate: [sql.ref('o.start_date'), sql.ref('a.start_date')],
+  dueDate: [sql.ref('o.due_date'), sql.ref('a.due_date')],
+  endDate: [sql.ref('o.end_date'), sql.ref('a.end_date')],
+  isActive: [activeOn('o'), activeOn('a')],
+})
+
+/**
+ * Updates the assignment, appends its `assignment.updated` event (none when no field changed) and
+ * answers it as reads show it, in one statement; undefined when there is none. `o` is the row as
+ * the statement's snapshot has it: callers that need the latest version lock it first.
+ */
 export function updateAssignment(
   db: Db,
-  orgId: string,
+  source: EventSource | Actor,
   assignmentId: string,
   changes: AssignmentColumns,
 ): Promise<AssignmentRow | undefined> {
+  const { orgId } = source
   return oneActivePerShip(
     db
+      .with('o', (qc) =>
+        qc
+          .selectFrom('assignments')
+          .select(['id', 'role', 'start_date', 'due_date', 'end_date'])
+          .where('organization_id', '=', orgId)
+          .where('id', '=', assignmentId),
+      )
       .with('a', (qc) =>
         qc
           .updateTable('assignments')
@@ -202,6 +225,18 @@ export function updateAssignment(
           .where('organization_id', '=', orgId)
           .where('id', '=', assignmentId)
           .returningAll(),
+      )
+      .with('audit', (qc) =>
+        eventsInsert(
+          qc,
+          source,
+          'assignment.updated',
+          'assignment',
+          sql`select a.id as target_id, jsonb_build_object('changes', c.changes) as data
+            from a join o on o.id = a.id cross join lateral (select ${assignmentChanges} as changes) c
+            where c.changes <> '{}'::jsonb`,
+          1,
+        ),
       )
       .selectFrom('a')
       .innerJoin('users as u', 'u.id', 'a.user_id')

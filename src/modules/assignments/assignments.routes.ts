@@ -31,7 +31,7 @@ export const assignmentsRoutes: ModulePlugin = (app, { db }) => {
         response: { 201: Assignment, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.status(201).send(toAssignment(await createAssignment(db, request.actor.orgId, request.body))),
+    async (request, reply) => reply.status(201).send(toAssignment(await createAssignment(db, request.actor, request.body))),
   )
 
   app.get(
@@ -92,6 +92,6 @@ export const assignmentUpdateRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: Assignment, 409: ErrorBody },
       },
     },
-    async (request) => toAssignment(await patchAssignment(db, request.actor.orgId, request.params.assignment_id, request.body)),
+    async (request) => toAssignment(await patchAssignment(db, request.actor, request.params.assignment_id, request.body)),
   )
 }

@@ -1,21 +1,25 @@
 import type { Db } from '../../db/database.js'
+import type { Actor } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList, notFound } from '../../lib/errors.js'
+import { objectEvent, withEvents } from '../../lib/events.js'
 import {
   type AssignmentRow,
   findAssignment,
   insertAssignment,
   lockAssignment,
   lockShip,
+  toAssignment,
   updateAssignment,
   usersOfOrg,
 } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type AssignmentCreate, type AssignmentUpdate } from './assignments.schemas.js'
 
-export async function createAssignment(db: Db, orgId: string, body: AssignmentCreate): Promise<AssignmentRow> {
+export async function createAssignment(db: Db, actor: Actor, body: AssignmentCreate): Promise<AssignmentRow> {
+  const { orgId } = actor
   const issues = checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body)
-  return db.transaction().execute(async (trx) => {
+  return withEvents(db, actor, async (trx, events) => {
     const shipFound = await lockShip(trx, orgId, body.shipId)
     const users = await usersOfOrg(trx, orgId, [body.userId])
     if (!users.has(body.userId)) issues.add(['body', 'userId'], 'User not found', 'value_error')
@@ -27,7 +31,9 @@ export async function createAssignment(db: Db, orgId: string, body: AssignmentCr
       ...columnsOf(ASSIGNMENT_COLUMNS, body),
       role: body.role,
     })
-    return (await findAssignment(trx, orgId, id))!
+    const row = (await findAssignment(trx, orgId, id))!
+    events.push(objectEvent('assignment.created', 'assignment', toAssignment(row)))
+    return row
   })
 }
 
@@ -37,19 +43,20 @@ export async function createAssignment(db: Db, orgId: string, body: AssignmentCr
  * statement (update and read back). A body with dates is checked against the stored dates it does
  * not replace: those are read and locked first, in a transaction, so no concurrent PATCH slips past.
  */
-export async function patchAssignment(db: Db, orgId: string, assignmentId: string, body: AssignmentUpdate): Promise<AssignmentRow> {
+export async function patchAssignment(db: Db, actor: Actor, assignmentId: string, body: AssignmentUpdate): Promise<AssignmentRow> {
+  const { orgId } = actor
   const changes = columnsOf(ASSIGNMENT_COLUMNS, body)
   const setsDates = ASSIGNMENT_DATE_ORDER.flat().some((field) => body[field] !== undefined)
   let row: AssignmentRow | undefined
   if (Object.keys(changes).length === 0) row = await findAssignment(db, orgId, assignmentId)
-  else if (!setsDates) row = await updateAssignment(db, orgId, assignmentId, changes)
+  else if (!setsDates) row = await updateAssignment(db, actor, assignmentId, changes)
   else {
     row = await db.transaction().execute(async (trx) => {
       const current = await lockAssignment(trx, orgId, assignmentId)
       if (!current) return undefined
       const stored = { startDate: current.start_date, dueDate: current.due_date, endDate: current.end_date }
       checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body, stored).throwIfAny()
-      return updateAssignment(trx, orgId, assignmentId, changes)
+      return updateAssignment(trx, actor, assignmentId, changes)
     })
   }
   if (!row) throw notFound('Assignment')

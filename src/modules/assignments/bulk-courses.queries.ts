@@ -1,5 +1,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/database.js'
+import type { Actor } from '../../lib/access.js'
+import { type EventSource, eventsInsert } from '../../lib/events.js'
 import { anyOf } from './assignments.queries.js'
 import { idsWithOrder, orgColumn } from './bulk.queries.js'
 
@@ -30,12 +32,19 @@ const courseChangeCounts = (pairs: 'added' | 'removed') => [
   failedIds.as('failed'),
 ]
 
+/** One event per assignment that gained (or lost) courses: `data` `{courseIds}`, those actually added (removed). */
+const coursesPerAssignment = (pairs: 'added' | 'removed') =>
+  sql<{ target_id: string; data: unknown }>`select assignment_id as target_id,
+      jsonb_build_object('courseIds', jsonb_agg(course_id order by course_id)) as data
+    from ${sql.table(pairs)} group by assignment_id order by assignment_id`
+
 /**
  * Adds the courses to every listed assignment of the organization that lacks them. Each new pair
  * gets a registration (an existing one, kept from an earlier removal, is reused) and each new
  * registration counts once in its course's enrollments.
  */
-export function bulkAddCourses(db: Db, orgId: string, ids: string[], courseIds: string[]): Promise<CourseChangeCounts> {
+export function bulkAddCourses(db: Db, source: EventSource | Actor, ids: string[], courseIds: string[]): Promise<CourseChangeCounts> {
+  const { orgId } = source
   return withTargets(db, orgId, ids)
     .with('added', (qb) =>
       qb
@@ -70,6 +79,7 @@ export function bulkAddCourses(db: Db, orgId: string, ids: string[], courseIds: 
         )
         .onConflict((oc) => oc.column('course_id').doUpdateSet({ enrollments: sql`course_stats.enrollments + excluded.enrollments` })),
     )
+    .with('audit', (qb) => eventsInsert(qb, source, 'assignment.courses_assigned', 'assignment', coursesPerAssignment('added'), ids.length))
     .selectNoFrom(courseChangeCounts('added'))
     .executeTakeFirstOrThrow()
 }
@@ -79,7 +89,8 @@ export function bulkAddCourses(db: Db, orgId: string, ids: string[], courseIds: 
  * pair's registration goes too unless it has attempts (history is kept), and leaves its course's
  * enrollments.
  */
-export function bulkRemoveCourses(db: Db, orgId: string, ids: string[], courseIds: string[]): Promise<CourseChangeCounts> {
+export function bulkRemoveCourses(db: Db, source: EventSource | Actor, ids: string[], courseIds: string[]): Promise<CourseChangeCounts> {
+  const { orgId } = source
   return withTargets(db, orgId, ids)
     .with('removed', (qb) =>
       qb
@@ -111,6 +122,9 @@ export function bulkRemoveCourses(db: Db, orgId: string, ids: string[], courseId
         )
         .set({ enrollments: sql`cs.enrollments - d.n` })
         .whereRef('cs.course_id', '=', 'd.course_id'),
+    )
+    .with('audit', (qb) =>
+      eventsInsert(qb, source, 'assignment.courses_removed', 'assignment', coursesPerAssignment('removed'), ids.length),
     )
     .selectNoFrom(courseChangeCounts('removed'))
     .executeTakeFirstOrThrow()

@@ -1,7 +1,9 @@
 import { type RawBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
+import type { Actor } from '../../lib/access.js'
 import { outOfOrderSql } from '../../lib/dates.js'
+import { changesSql, type EventSource, eventsInsert } from '../../lib/events.js'
 import { type AssignmentColumns, type AssignmentRow, activeOn, activeWith, rowColumns } from './assignments.queries.js'
 
 // Every function here is ONE statement whatever the number of ids: the ids travel as one array
@@ -22,6 +24,15 @@ export interface BulkUpdateRow extends Partial<AssignmentRow> {
   problems: string[]
 }
 
+/** `assignment.updated`'s changes of each updated row of `checked` (`c`): its stored values against the new ones. */
+const bulkChangesSql = changesSql({
+  role: [sql.ref('c.old_role'), sql.ref('c.role')],
+  startDate: [sql.ref('c.old_start_date'), sql.ref('c.start_date')],
+  dueDate: [sql.ref('c.old_due_date'), sql.ref('c.due_date')],
+  endDate: [sql.ref('c.old_end_date'), sql.ref('c.end_date')],
+  isActive: [activeWith(sql.ref('c.old_end_date')), activeWith(sql.ref('c.end_date'))],
+})
+
 const SECOND_ACTIVE = 'user already has an active assignment on this ship'
 
 /**
@@ -36,7 +47,13 @@ const SECOND_ACTIVE = 'user already has an active assignment on this ship'
  * up row by row (a lateral `limit 1`): as a plain join, the planner reads the whole users table
  * once a few hundred ids are asked for.
  */
-export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], changes: AssignmentColumns): Promise<BulkUpdateRow[]> {
+export function bulkUpdateAssignments(
+  db: Db,
+  source: EventSource | Actor,
+  ids: string[],
+  changes: AssignmentColumns,
+): Promise<BulkUpdateRow[]> {
+  const { orgId } = source
   const role = changes.role === undefined ? sql.ref<string>('a.role') : sql<string>`${changes.role}::text`
   const [startDate, dueDate, endDate] = [changed(changes, 'start_date'), changed(changes, 'due_date'), changed(changes, 'end_date')]
   const differs = sql<boolean>`(${role}, ${startDate}, ${dueDate}, ${endDate}) is distinct from (a.role, a.start_date, a.due_date, a.end_date)`
@@ -58,6 +75,10 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
           dueDate.as('due_date'),
           endDate.as('end_date'),
           differs.as('differs'),
+          'a.role as old_role',
+          'a.start_date as old_start_date',
+          'a.due_date as old_due_date',
+          'a.end_date as old_end_date',
           reactivates.as('reactivates'),
           sql<string[]>`array_remove(array[
             case when ${outOfOrderSql(startDate, endDate)} then 'startDate after endDate' end,
@@ -91,6 +112,18 @@ export function bulkUpdateAssignments(db: Db, orgId: string, ids: string[], chan
         }))
         .whereRef('a.id', '=', 'c.id')
         .where(sql<boolean>`c.differs and cardinality(c.problems) = 0`),
+    )
+    .with('audit', (qb) =>
+      eventsInsert(
+        qb,
+        source,
+        'assignment.updated',
+        'assignment',
+        sql`select c.id as target_id, jsonb_build_object('changes', x.changes) as data
+          from checked c cross join lateral (select ${bulkChangesSql} as changes) x
+          where c.differs and cardinality(c.problems) = 0 and x.changes <> '{}'::jsonb`,
+        ids.length,
+      ),
     )
     .selectFrom('input as i')
     .leftJoin('checked as a', 'a.id', 'i.id')

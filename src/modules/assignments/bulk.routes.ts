@@ -31,7 +31,7 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: BulkUpdateResult, 409: ErrorBody },
       },
     },
-    async (request) => bulkUpdate(db, request.actor.orgId, request.body),
+    async (request) => bulkUpdate(db, request.actor, request.body),
   )
   app.post(
     '/create',
@@ -46,7 +46,7 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: BulkCreateResult, 409: ErrorBody },
       },
     },
-    async (request) => bulkCreate(db, request.actor.orgId, request.body),
+    async (request) => bulkCreate(db, request.actor, request.body),
   )
   app.post(
     '/courses',
@@ -62,7 +62,7 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: BulkAssignCoursesResult },
       },
     },
-    async (request) => bulkAssignCourses(db, request.actor.orgId, request.body),
+    async (request) => bulkAssignCourses(db, request.actor, request.body),
   )
   app.post(
     '/remove-courses',
@@ -78,6 +78,6 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: BulkRemoveCoursesResult },
       },
     },
-    async (request) => bulkRemove(db, request.actor.orgId, request.body),
+    async (request) => bulkRemove(db, request.actor, request.body),
   )
 }

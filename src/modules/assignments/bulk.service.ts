@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database.js'
+import type { Actor } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList } from '../../lib/errors.js'
+import { objectEvent, withEvents } from '../../lib/events.js'
 import type { Loc } from '../../lib/validation.js'
 import { type AssignmentColumns, type AssignmentRow, lockShip, oneActivePerShip, toAssignment, usersOfOrg } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type Assignment, type AssignmentDates } from './assignments.schemas.js'
@@ -50,12 +52,12 @@ function bulkChanges(body: BulkUpdate, issues: IssueList): AssignmentColumns {
 
 const toBulkAssignment = ({ dueDate: _, ...item }: Assignment): BulkAssignment => item
 
-export async function bulkUpdate(db: Db, orgId: string, body: BulkUpdate): Promise<BulkUpdateResult> {
+export async function bulkUpdate(db: Db, actor: Actor, body: BulkUpdate): Promise<BulkUpdateResult> {
   const issues = new IssueList()
   const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
   const changes = bulkChanges(body, issues)
   issues.throwIfAny()
-  const rows = await db.transaction().execute((trx) => oneActivePerShip(bulkUpdateAssignments(trx, orgId, ids, changes)))
+  const rows = await db.transaction().execute((trx) => oneActivePerShip(bulkUpdateAssignments(trx, actor, ids, changes)))
   const updated = rows.filter((r) => r.problems.length === 0)
   const failed = rows.filter((r) => r.problems.length > 0)
   return {
@@ -66,10 +68,12 @@ export async function bulkUpdate(db: Db, orgId: string, body: BulkUpdate): Promi
   }
 }
 
-export async function bulkCreate(db: Db, orgId: string, body: BulkCreate): Promise<BulkCreateResult> {
+export async function bulkCreate(db: Db, actor: Actor, body: BulkCreate): Promise<BulkCreateResult> {
+  const { orgId } = actor
   const issues = checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body)
   const userIds = distinctIds(body.userIds, ['userIds'], issues)
-  return db.transaction().execute(async (trx) => {
+  // The created assignments come back in their wire shape: their events are one more INSERT, whatever their number.
+  return withEvents(db, actor, async (trx, events) => {
     if (!(await lockShip(trx, orgId, body.shipId))) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')
     const known = await usersOfOrg(trx, orgId, userIds)
     userIds.forEach((id, i) => {
@@ -79,10 +83,11 @@ export async function bulkCreate(db: Db, orgId: string, body: BulkCreate): Promi
     const { startDate = null, dueDate = null, endDate = null } = body
     const values = { ship_id: body.shipId, role: body.role, start_date: startDate, due_date: dueDate, end_date: endDate }
     const rows = await oneActivePerShip(bulkInsertAssignments(trx, orgId, userIds, values))
-    const created = rows.filter((r) => r.id != null)
+    const created = rows.filter((r) => r.id != null).map((r) => toAssignment(r as AssignmentRow))
+    events.push(...created.map((assignment) => objectEvent('assignment.created', 'assignment', assignment)))
     return {
       createdCount: created.length,
-      assignments: created.map((r) => toAssignment(r as AssignmentRow)),
+      assignments: created,
       skippedUserIds: rows.filter((r) => r.id == null).map((r) => r.requested_user_id),
     }
   })
@@ -104,13 +109,14 @@ async function lockNamedCourses(trx: Db, orgId: string, body: BulkAssignCourses,
   return [...new Set([...listed, ...(fromCurriculum ?? [])])]
 }
 
-export async function bulkAssignCourses(db: Db, orgId: string, body: BulkAssignCourses): Promise<BulkAssignCoursesResult> {
+export async function bulkAssignCourses(db: Db, actor: Actor, body: BulkAssignCourses): Promise<BulkAssignCoursesResult> {
+  const { orgId } = actor
   const issues = new IssueList()
   const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
   if (!body.courseIds?.length && body.curriculumId === undefined) issues.add(['body'], 'Give courseIds or curriculumId', 'value_error')
   return db.transaction().execute(async (trx) => {
     const courseIds = await lockNamedCourses(trx, orgId, body, issues)
-    const counts = await bulkAddCourses(trx, orgId, ids, courseIds)
+    const counts = await bulkAddCourses(trx, actor, ids, courseIds)
     return { updatedCount: counts.updated_count, totalCoursesAssigned: counts.total, failedAssignmentIds: counts.failed }
   })
 }
@@ -119,12 +125,12 @@ export async function bulkAssignCourses(db: Db, orgId: string, body: BulkAssignC
  * `courseIds` name what to remove, not references to check (DECISIONS §4): a course that no listed
  * assignment has, even one that does not exist or is another organization's, is skipped silently.
  */
-export async function bulkRemove(db: Db, orgId: string, body: BulkRemoveCourses): Promise<BulkRemoveCoursesResult> {
+export async function bulkRemove(db: Db, actor: Actor, body: BulkRemoveCourses): Promise<BulkRemoveCoursesResult> {
   const issues = new IssueList()
   const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
   const courseIds = distinctIds(body.courseIds, ['courseIds'], issues)
   issues.throwIfAny()
   // One statement: atomic without a transaction of its own.
-  const counts = await bulkRemoveCourses(db, orgId, ids, courseIds)
+  const counts = await bulkRemoveCourses(db, actor, ids, courseIds)
   return { updatedCount: counts.updated_count, totalCoursesRemoved: counts.total, failedAssignmentIds: counts.failed }
 }

@@ -50,11 +50,23 @@ async function seedAssignments(n: number): Promise<string[]> {
   return rows.map((r) => r.id)
 }
 
+let requests = 0
+
+/** The statements of one bulk request, and the events it wrote (all of them carry its request id). */
 async function countStatements(path: string, body: unknown) {
+  const requestId = `bulk-${path}-${++requests}-${org.id}`
   statements = 0
-  const res = await org.admin.api.post(`/api/v1/learn/assignments/bulk/${path}`, body)
+  const res = await org.admin.api.post(`/api/v1/learn/assignments/bulk/${path}`, body, { 'x-request-id': requestId })
   expect(res.status).toBe(200)
-  return { statements, body: res.body }
+  const counted = statements
+  const events = await db
+    .selectFrom('events')
+    .select(['type', sql<number>`count(*)::int`.as('n')])
+    .where('organization_id', '=', org.id)
+    .where('request_id', '=', requestId)
+    .groupBy('type')
+    .execute()
+  return { statements: counted, body: res.body, events: Object.fromEntries(events.map((e) => [e.type, e.n])) }
 }
 
 describe('bulk operations run a fixed number of statements', () => {
@@ -63,8 +75,11 @@ describe('bulk operations run a fixed number of statements', () => {
     const small = await countStatements('update', { assignmentIds: ids.slice(0, 10), role: 'Cook' })
     const large = await countStatements('update', { assignmentIds: ids.slice(10), role: 'Cook', clearFields: ['endDate'] })
     expect([small.body.updatedCount, large.body.updatedCount]).toEqual([10, 1000])
-    // The caller's lookup, then the one statement of the update.
+    // The caller's lookup, then the one statement of the update, which also appends the events.
     expect([small.statements, large.statements]).toEqual([1, 1])
+    expect([small.events, large.events]).toEqual([{ 'assignment.updated': 10 }, { 'assignment.updated': 1000 }])
+    // The same change again changes nothing: no event.
+    expect((await countStatements('update', { assignmentIds: ids.slice(0, 10), role: 'Cook' })).events).toEqual({})
   })
 
   it('bulk courses and remove-courses: 1000 ids cost what 10 cost', async () => {
@@ -73,14 +88,16 @@ describe('bulk operations run a fixed number of statements', () => {
     const small = await countStatements('courses', { assignmentIds: ids.slice(0, 10), courseIds })
     const large = await countStatements('courses', { assignmentIds: ids.slice(10), courseIds })
     expect([small.body.totalCoursesAssigned, large.body.totalCoursesAssigned]).toEqual([20, 2000])
-    // The caller, the courses (locked), the insert chain.
+    // The caller, the courses (locked), the insert chain (with the events).
     expect([small.statements, large.statements]).toEqual([2, 2])
+    expect([small.events, large.events]).toEqual([{ 'assignment.courses_assigned': 10 }, { 'assignment.courses_assigned': 1000 }])
 
     const smallRemove = await countStatements('remove-courses', { assignmentIds: ids.slice(0, 10), courseIds })
     const largeRemove = await countStatements('remove-courses', { assignmentIds: ids.slice(10), courseIds })
     expect([smallRemove.body.totalCoursesRemoved, largeRemove.body.totalCoursesRemoved]).toEqual([20, 2000])
-    // The delete chain alone: the courses are not looked up (DECISIONS §4).
+    // The delete chain alone (with the events): the courses are not looked up (DECISIONS §4).
     expect([smallRemove.statements, largeRemove.statements]).toEqual([1, 1])
+    expect([smallRemove.events, largeRemove.events]).toEqual([{ 'assignment.courses_removed': 10 }, { 'assignment.courses_removed': 1000 }])
   })
 
   it('bulk create: 1000 users cost what 10 cost', async () => {
@@ -89,7 +106,8 @@ describe('bulk operations run a fixed number of statements', () => {
     const small = await countStatements('create', { userIds: userIds.slice(0, 10), shipId: ship.id, role: 'Cook' })
     const large = await countStatements('create', { userIds: userIds.slice(10), shipId: ship.id, role: 'Cook' })
     expect([small.body.createdCount, large.body.createdCount]).toEqual([10, 1000])
-    // The caller, the ship (locked), the users, the insert.
-    expect([small.statements, large.statements]).toEqual([3, 3])
+    // The ship (locked), the users, the insert, and one insert of the events, which come back from it in their wire shape.
+    expect([small.statements, large.statements]).toEqual([4, 4])
+    expect([small.events, large.events]).toEqual([{ 'assignment.created': 10 }, { 'assignment.created': 1000 }])
   })
 })

@@ -60,3 +60,16 @@ export async function forgetOldFailures(db: Db, windowSeconds: number): Promise<
 export async function forgetFailuresOf(db: Db, email: string): Promise<void> {
   await db.deleteFrom('login_failures').where('email_lower', '=', email.toLowerCase()).execute()
 }
+
+/**
+ * Whose audit trail a login attempt for this e-mail belongs in: the user's organization, or for an
+ * unknown e-mail the organization whose domain it is in (`userId` null); none when neither exists.
+ */
+export async function loginAttemptOwner(db: Db, email: string): Promise<{ orgId: string; userId: string | null } | undefined> {
+  const { rows } = await sql<{ org_id: string; user_id: string | null }>`
+    (select organization_id as org_id, id as user_id from users where lower(email) = ${email} limit 1)
+    union all
+    (select id, null from organizations where lower(domain) = split_part(${email}, '@', 2) order by id limit 1)
+    limit 1`.execute(db)
+  return rows[0] && { orgId: rows[0].org_id, userId: rows[0].user_id }
+}

@@ -24,8 +24,8 @@ export const authRoutes: ModulePlugin = (app, { db, tokens, config, oidc }) => {
     },
     async (request) => {
       const { body } = request
-      if (isTokenExchange(body)) return exchangeIdToken({ db, tokens, oidc }, body.subject_token, request.log)
-      const user = await logIn(db, config.login, { ...passwordLogin(body), address: clientAddress(request) })
+      if (isTokenExchange(body)) return exchangeIdToken({ db, tokens, oidc }, body.subject_token, request)
+      const user = await logIn(db, config.login, { ...passwordLogin(body), address: clientAddress(request), requestId: request.id })
       const { token, expiresIn } = await tokens.issue({
         sub: user.id,
         org: user.organization_id,

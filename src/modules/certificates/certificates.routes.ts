@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import type { Db } from '../../db/database.js'
 import { RECORD_WRITERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
@@ -115,7 +116,9 @@ export const certificateRoutes: ModulePlugin = (app, { db, config }) => {
       },
     },
     async (request, reply) => {
-      await removeReviewed(db, request.actor, 'certificates', item(request), LABEL)
+      const { actor, params } = request
+      const read = (trx: Db) => findCertificate(trx, actor.orgId, config.expiringSoonDays, params.certificate_id)
+      await removeReviewed(db, actor, 'certificates', item(request), LABEL, read)
       return reply.status(204).send(null)
     },
   )

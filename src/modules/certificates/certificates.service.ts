@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js'
 import { type Actor, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
+import { objectEvent, withEvents } from '../../lib/events.js'
 import { insertCrewRecord } from '../crew-records/crew-records.queries.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
 import { applyEdit, checkExpiringWrite } from '../crew-records/crew-records.service.js'
@@ -17,22 +18,24 @@ const toColumns = (body: CertificateUpdate) => columnsOf(CERTIFICATE_COLUMNS, { 
 
 export function createCertificate(db: Db, actor: Actor, userId: string, body: CertificateCreate, days: number) {
   const columns = { ...toColumns(body), certificate_type: body.certificateType, uploaded_by_user_id: actor.userId }
-  return db.transaction().execute(async (trx): Promise<Certificate> => {
+  return withEvents(db, actor, async (trx, events): Promise<Certificate> => {
     await checkExpiringWrite(trx, actor, { body, uploadId: columns.upload_id })
     const id = await insertCrewRecord(trx, 'certificates', actor.orgId, userId, columns)
     await startReview(trx, actor, userId, target(id))
-    return (await findCertificate(trx, actor.orgId, days, id))!
+    const certificate = (await findCertificate(trx, actor.orgId, days, id))!
+    events.push(objectEvent('certificate.created', 'certificate', certificate))
+    return certificate
   })
 }
 
 /** PATCH: omitted fields stay, null clears; certificateType cannot change. */
 export function editCertificate(db: Db, actor: Actor, id: string, body: CertificateUpdate, days: number) {
   const sent = toColumns(body)
-  return db.transaction().execute(async (trx): Promise<Certificate> => {
+  return withEvents(db, actor, async (trx, events): Promise<Certificate> => {
     const current = await lockCertificate(trx, actor.orgId, id, rowOwner(actor))
     if (!current) throw notFound(LABEL)
     await checkExpiringWrite(trx, actor, { body, uploadId: sent.upload_id, current: { row: current, typeField: 'certificateType' } })
-    await applyEdit(trx, actor, 'certificates', target(id), current, sent)
+    await applyEdit(trx, actor, 'certificates', target(id), current, sent, (t) => findCertificate(t, actor.orgId, days, id), events)
     return (await findCertificate(trx, actor.orgId, days, id))!
   })
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js'
 import type { CoursesTable, DB } from '../../db/schema.js'
 import { iso } from '../../lib/dates.js'
 import { conflict } from '../../lib/errors.js'
+import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { afterCursor, decodeCursor, newestFirstPage, toPage } from '../../lib/pagination.js'
 import type { ListQuery } from '../../lib/schemas.js'
 import { containsPattern } from '../../lib/search.js'
@@ -59,25 +60,17 @@ export function updateCourse(db: Db, orgId: string, courseId: string, changes: C
  * first so no registration can be added meanwhile, and the registrations are locked so an attempt
  * being recorded right now is waited for and seen.
  */
-export function deleteCourse(db: Db, orgId: string, courseId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const course = await trx
-      .selectFrom('courses')
-      .select('id')
-      .where('organization_id', '=', orgId)
-      .where('id', '=', courseId)
-      .forUpdate()
-      .executeTakeFirst()
-    if (!course) return false
-    const locked = trx.selectFrom('registrations').select('attempt_count').where('course_id', '=', courseId).forUpdate()
-    const result = await trx
-      .selectFrom(locked.as('r'))
-      .select(sql<boolean>`coalesce(max(r.attempt_count), 0) > 0`.as('tried'))
-      .executeTakeFirstOrThrow()
-    if (result.tried) throw conflict('The course has registrations with attempts; their history cannot be deleted')
-    await trx.deleteFrom('courses').where('organization_id', '=', orgId).where('id', '=', courseId).execute()
-    return true
-  })
+export async function deleteCourse(trx: Db, orgId: string, courseId: string): Promise<CourseRow | undefined> {
+  const course = await lockOrgRow(trx, 'courses', orgId, courseId)
+  if (!course) return undefined
+  const locked = trx.selectFrom('registrations').select('attempt_count').where('course_id', '=', courseId).forUpdate()
+  const result = await trx
+    .selectFrom(locked.as('r'))
+    .select(sql<boolean>`coalesce(max(r.attempt_count), 0) > 0`.as('tried'))
+    .executeTakeFirstOrThrow()
+  if (result.tried) throw conflict('The course has registrations with attempts; their history cannot be deleted')
+  await trx.deleteFrom('courses').where('organization_id', '=', orgId).where('id', '=', courseId).execute()
+  return course
 }
 
 /** A course's columns with its enrollment count, from the per-course counters. */

@@ -5,6 +5,7 @@ import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { changedOnly, fieldsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList, notFound } from '../../lib/errors.js'
+import { type NewEvent, objectEvent, updateEvents, withEvents } from '../../lib/events.js'
 import { findReferenceableUpload } from '../uploads/uploads.queries.js'
 import type { ReviewedTable, Target } from '../verifications/verifications.queries.js'
 import { closeReview, reopenAfterEdit } from '../verifications/verifications.service.js'
@@ -60,7 +61,13 @@ export async function checkExpiringWrite(trx: Db, actor: Actor, { body, uploadId
   issues.throwIfAny()
 }
 
-/** Applies the columns a PATCH sets that actually change; a material change sends the item back to review. */
+/** A record as its single-item read shows it, read inside the write's transaction. */
+type WireOf = (trx: Db) => Promise<({ id: string } & Record<string, unknown>) | undefined>
+
+/**
+ * Applies the columns a PATCH sets that actually change, and records the change as `<type>.updated`
+ * (wire fields before and after, read with `read`); a material change sends the item back to review.
+ */
 export async function applyEdit<T extends ReviewedTable>(
   trx: Db,
   actor: Actor,
@@ -68,17 +75,26 @@ export async function applyEdit<T extends ReviewedTable>(
   target: Target,
   current: Selectable<DB[T]>,
   sent: Updateable<DB[T]>,
+  read: WireOf,
+  events: NewEvent[],
 ) {
   const changes = changedOnly(current, sent)
   if (Object.keys(changes).length === 0) return
+  const before = (await read(trx))!
   await updateCrewRecord(trx, table, actor.orgId, target.id, changes)
-  await reopenAfterEdit(trx, actor, target, changes)
+  await reopenAfterEdit(trx, actor, target, changes, events)
+  events.unshift(...updateEvents(`${target.type}.updated`, target.type, before, (await read(trx))!))
 }
 
-/** Deletes a reviewed record with its verification (its history stays); 404 for one the caller may not see. */
-export async function removeReviewed(db: Db, actor: Actor, table: ReviewedTable, target: Target, label: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    if (!(await deleteCrewRecord(trx, table, actor.orgId, target.id, rowOwner(actor)))) throw notFound(label)
+/**
+ * Deletes a reviewed record with its verification (its history stays), recorded as `<type>.deleted`
+ * with its last wire shape; 404 for one the caller may not see.
+ */
+export async function removeReviewed(db: Db, actor: Actor, table: ReviewedTable, target: Target, label: string, read: WireOf) {
+  await withEvents(db, actor, async (trx, events) => {
+    const last = await read(trx)
+    if (!last || !(await deleteCrewRecord(trx, table, actor.orgId, target.id, rowOwner(actor)))) throw notFound(label)
     await closeReview(trx, actor.orgId, target)
+    events.push(objectEvent(`${target.type}.deleted`, target.type, last))
   })
 }

@@ -1,5 +1,8 @@
-import { ADMIN } from '../../lib/access.js'
+import type { Db } from '../../db/database.js'
+import { type Actor, ADMIN } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
+import { objectEvent, updateEvents, withEvents } from '../../lib/events.js'
+import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import {
@@ -30,6 +33,21 @@ const orNotFound = (curriculum: Curriculum | undefined): Curriculum => {
   return curriculum
 }
 
+/**
+ * One change to a curriculum (its fields or its courses) in a transaction, recorded as
+ * `curriculum.updated` with its wire fields before and after (none when nothing changed).
+ */
+function changeCurriculum(db: Db, actor: Actor, curriculumId: string, change: (trx: Db) => Promise<unknown>): Promise<Curriculum> {
+  return withEvents(db, actor, async (trx, events) => {
+    if (!(await lockOrgRow(trx, 'curriculums', actor.orgId, curriculumId))) throw notFound('Curriculum')
+    const before = (await findCurriculum(trx, actor.orgId, curriculumId))!
+    await change(trx)
+    const after = (await findCurriculum(trx, actor.orgId, curriculumId))!
+    events.push(...updateEvents('curriculum.updated', 'curriculum', before, after))
+    return after
+  })
+}
+
 /** Omitted fields stay as they are; a null description is the empty one. */
 function toChanges(body: CurriculumUpdate): { title?: string; description?: string } {
   const changes: { title?: string; description?: string } = {}
@@ -54,7 +72,12 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request, reply) => {
       const { title, description } = request.body
-      return reply.status(201).send(await insertCurriculum(db, request.actor.orgId, { title, description: description ?? '' }))
+      const curriculum = await withEvents(db, request.actor, async (trx, events) => {
+        const created = await insertCurriculum(trx, request.actor.orgId, { title, description: description ?? '' })
+        events.push(objectEvent('curriculum.created', 'curriculum', created))
+        return created
+      })
+      return reply.status(201).send(curriculum)
     },
   )
 
@@ -102,7 +125,8 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: Curriculum },
       },
     },
-    async (request) => orNotFound(await updateCurriculum(db, request.actor.orgId, request.params.curriculum_id, toChanges(request.body))),
+    async ({ actor, params, body }) =>
+      changeCurriculum(db, actor, params.curriculum_id, (trx) => updateCurriculum(trx, actor.orgId, params.curriculum_id, toChanges(body))),
   )
 
   app.delete(
@@ -119,7 +143,12 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
       },
     },
     async (request, reply) => {
-      if (!(await deleteCurriculum(db, request.actor.orgId, request.params.curriculum_id))) throw notFound('Curriculum')
+      const { actor, params } = request
+      await withEvents(db, actor, async (trx, events) => {
+        const last = await findCurriculum(trx, actor.orgId, params.curriculum_id)
+        if (!last || !(await deleteCurriculum(trx, actor.orgId, params.curriculum_id))) throw notFound('Curriculum')
+        events.push(objectEvent('curriculum.deleted', 'curriculum', last))
+      })
       return reply.status(204).send(null)
     },
   )
@@ -138,12 +167,9 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: Curriculum },
       },
     },
-    async (request) => {
-      const { orgId } = request.actor
-      const { curriculum_id } = request.params
-      await assertReachable(db, orgId, curriculum_id, request.query.course_id)
-      await addCourse(db, orgId, curriculum_id, request.query.course_id)
-      return orNotFound(await findCurriculum(db, orgId, curriculum_id))
+    async ({ actor, params, query }) => {
+      await assertReachable(db, actor.orgId, params.curriculum_id, query.course_id)
+      return changeCurriculum(db, actor, params.curriculum_id, (trx) => addCourse(trx, actor.orgId, params.curriculum_id, query.course_id))
     },
   )
 
@@ -160,12 +186,11 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: Curriculum },
       },
     },
-    async (request) => {
-      const { orgId } = request.actor
-      const { curriculum_id, course_id } = request.params
-      await assertReachable(db, orgId, curriculum_id, course_id)
-      await removeCourse(db, orgId, curriculum_id, course_id)
-      return orNotFound(await findCurriculum(db, orgId, curriculum_id))
+    async ({ actor, params }) => {
+      await assertReachable(db, actor.orgId, params.curriculum_id, params.course_id)
+      return changeCurriculum(db, actor, params.curriculum_id, (trx) =>
+        removeCourse(trx, actor.orgId, params.curriculum_id, params.course_id),
+      )
     },
   )
 }

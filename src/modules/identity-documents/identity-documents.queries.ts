@@ -1,7 +1,10 @@
-import type { Insertable, Selectable } from 'kysely'
+import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { IdentityDocumentsTable } from '../../db/schema.js'
+import type { Actor } from '../../lib/access.js'
 import { fieldsOf } from '../../lib/columns.js'
+import { isoSql } from '../../lib/dates.js'
+import { type EventSource, eventsInsert } from '../../lib/events.js'
 import {
   crewRecordById,
   type ExpiringRow,
@@ -41,6 +44,40 @@ export interface NewIdentityDocument {
   /** The upload the document references: it must be of the organization, arrived, and (for crew) the owner's. */
   upload?: { id: string; ownerId?: string }
   review: { fields: VerificationFields; event: MoveEvent }
+  /** Who creates it: the `identity_document.created` event is written by the same statement. */
+  source: EventSource | Actor
+}
+
+/**
+ * The created document in its wire shape, as the event's data: what the request fixed is mapped in
+ * TypeScript, the times and the expiry status come from the inserted row.
+ */
+function createdData(doc: NewIdentityDocument, orgId: string, days: number) {
+  const { id, userId, columns, review } = doc
+  const known = toIdentityDocument({
+    document_number: null,
+    issuing_country: null,
+    issue_date: null,
+    expiry_date: null,
+    upload_id: null,
+    notes: null,
+    ...columns,
+    id,
+    organization_id: orgId,
+    user_id: userId,
+    created_at: new Date(0),
+    updated_at: new Date(0),
+    expiry_status: 'valid',
+    target_type: 'identity_document',
+    target_id: id,
+    status: review.fields.status,
+    rejection_reason: review.fields.rejection_reason,
+    reviewed_at: review.fields.reviewed_at,
+  })
+  return sql<{ target_id: string; data: unknown }>`select doc.id as target_id, ${JSON.stringify(known)}::jsonb || jsonb_build_object(
+      'createdAt', ${isoSql(sql.ref('doc.created_at'))}, 'updatedAt', ${isoSql(sql.ref('doc.updated_at'))},
+      'status', ${expiryStatusOfRow('doc', 'identity_documents', orgId, days)}) as data
+    from doc`
 }
 
 export type CreateOutcome = { found: 'user' } | { found: 'upload' } | { found: 'created'; document: IdentityDocument }
@@ -116,6 +153,7 @@ export async function insertIdentityDocument(db: Db, orgId: string, days: number
             ]),
         ),
     )
+    .with('audit', (qc) => eventsInsert(qc, doc.source, 'identity_document.created', 'identity_document', createdData(doc, orgId, days), 1))
     .selectFrom('owner')
     .leftJoin('doc', (join) => join.onTrue())
     .leftJoin('ver', (join) => join.onTrue())

@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import type { Db } from '../../db/database.js'
 import { RECORD_WRITERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
@@ -114,7 +115,9 @@ export const identityDocumentRoutes: ModulePlugin = (app, { db, config }) => {
       },
     },
     async (request, reply) => {
-      await removeReviewed(db, request.actor, 'identity_documents', item(request), LABEL)
+      const { actor, params } = request
+      const read = (trx: Db) => findIdentityDocument(trx, actor.orgId, config.expiringSoonDays, params.document_id)
+      await removeReviewed(db, actor, 'identity_documents', item(request), LABEL, read)
       return reply.status(204).send(null)
     },
   )

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js'
 import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { IssueList, notFound, ValidationFailed } from '../../lib/errors.js'
+import { withEvents } from '../../lib/events.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
 import { addUploadIssue, applyEdit, checkExpiringWrite, expiringDatesInOrder, reachUser } from '../crew-records/crew-records.service.js'
 import { initialReview } from '../verifications/verifications.service.js'
@@ -41,7 +42,7 @@ export async function createIdentityDocument(db: Db, actor: Actor, userId: strin
   assertCanReachUser(actor, userId)
   const upload = columns.upload_id ? { id: columns.upload_id, ownerId: rowOwner(actor) } : undefined
   const review = initialReview(actor, 'identity_document')
-  const outcome = await insertIdentityDocument(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review })
+  const outcome = await insertIdentityDocument(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor })
   if (outcome.found === 'created') return outcome.document
   if (outcome.found === 'user') throw notFound('User')
   throw new ValidationFailed(addUploadIssue(new IssueList()).issues)
@@ -50,11 +51,20 @@ export async function createIdentityDocument(db: Db, actor: Actor, userId: strin
 /** PATCH: omitted fields stay, null clears; documentType cannot change. */
 export function editIdentityDocument(db: Db, actor: Actor, id: string, body: IdentityDocumentUpdate, days: number) {
   const sent = toColumns(body)
-  return db.transaction().execute(async (trx): Promise<IdentityDocument> => {
+  return withEvents(db, actor, async (trx, events): Promise<IdentityDocument> => {
     const current = await lockIdentityDocument(trx, actor.orgId, id, rowOwner(actor))
     if (!current) throw notFound(LABEL)
     await checkExpiringWrite(trx, actor, { body, uploadId: sent.upload_id, current: { row: current, typeField: 'documentType' } })
-    await applyEdit(trx, actor, 'identity_documents', target(id), current, sent)
+    await applyEdit(
+      trx,
+      actor,
+      'identity_documents',
+      target(id),
+      current,
+      sent,
+      (t) => findIdentityDocument(t, actor.orgId, days, id),
+      events,
+    )
     return (await findIdentityDocument(trx, actor.orgId, days, id))!
   })
 }

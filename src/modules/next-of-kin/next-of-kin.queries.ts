@@ -36,16 +36,18 @@ export function listNextOfKin(db: Db, orgId: string, userId: string) {
     .execute()
 }
 
-/** `ownerId` narrows the row to that user's (crew). An empty change reads the row as it is. */
-export function updateNextOfKin(db: Db, orgId: string, id: string, changes: Updateable<NextOfKinTable>, ownerId?: string) {
-  if (Object.keys(changes).length === 0)
-    return crewRecordById(db, 'next_of_kin', orgId, id, ownerId).selectAll('next_of_kin').executeTakeFirst()
+/** One contact, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
+export const lockNextOfKin = (trx: Db, orgId: string, id: string, ownerId?: string) =>
+  crewRecordById(trx, 'next_of_kin', orgId, id, ownerId).selectAll('next_of_kin').forUpdate().executeTakeFirst()
+
+/** An empty change reads the row as it is. */
+export function updateNextOfKin(db: Db, orgId: string, id: string, changes: Updateable<NextOfKinTable>) {
+  if (Object.keys(changes).length === 0) return crewRecordById(db, 'next_of_kin', orgId, id).selectAll('next_of_kin').executeTakeFirst()
   return db
     .updateTable('next_of_kin')
     .set({ ...changes, updated_at: new Date() })
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
     .returningAll()
     .executeTakeFirst()
 }

@@ -1,13 +1,14 @@
 import Type from 'typebox'
 import { RECORD_WRITERS, rowOwner } from '../../lib/access.js'
-import { columnsOf } from '../../lib/columns.js'
+import { changedOnly, columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
+import { objectEvent, updateEvents, withEvents } from '../../lib/events.js'
 import { NoContent } from '../../lib/schemas.js'
 import { deleteCrewRecord } from '../crew-records/crew-records.queries.js'
 import { reachUser } from '../crew-records/crew-records.service.js'
 import type { ModulePlugin } from '../types.js'
 import { UserParams } from '../users/users.schemas.js'
-import { insertNextOfKin, listNextOfKin, toNextOfKin, updateNextOfKin } from './next-of-kin.queries.js'
+import { insertNextOfKin, listNextOfKin, lockNextOfKin, toNextOfKin, updateNextOfKin } from './next-of-kin.queries.js'
 import { NEXT_OF_KIN_COLUMNS, NextOfKin, NextOfKinCreate, NextOfKinParams, NextOfKinUpdate } from './next-of-kin.schemas.js'
 
 const tags = ['next of kin']
@@ -31,8 +32,12 @@ export const userNextOfKinRoutes: ModulePlugin = (app, { db }) => {
     async (request, reply) => {
       const { actor, params } = request
       await reachUser(db, actor, params.user_id)
-      const row = await insertNextOfKin(db, actor.orgId, params.user_id, columnsOf(NEXT_OF_KIN_COLUMNS, request.body))
-      return reply.status(201).send(toNextOfKin(row))
+      const created = await withEvents(db, actor, async (trx, events) => {
+        const contact = toNextOfKin(await insertNextOfKin(trx, actor.orgId, params.user_id, columnsOf(NEXT_OF_KIN_COLUMNS, request.body)))
+        events.push(objectEvent('next_of_kin.created', 'next_of_kin', contact))
+        return contact
+      })
+      return reply.status(201).send(created)
     },
   )
 
@@ -75,9 +80,13 @@ export const nextOfKinRoutes: ModulePlugin = (app, { db }) => {
     async (request) => {
       const { actor, params } = request
       const changes = columnsOf(NEXT_OF_KIN_COLUMNS, request.body)
-      const row = await updateNextOfKin(db, actor.orgId, params.next_of_kin_id, changes, rowOwner(actor))
-      if (!row) throw notFound('Next of kin')
-      return toNextOfKin(row)
+      return withEvents(db, actor, async (trx, events) => {
+        const current = await lockNextOfKin(trx, actor.orgId, params.next_of_kin_id, rowOwner(actor))
+        if (!current) throw notFound('Next of kin')
+        const contact = toNextOfKin((await updateNextOfKin(trx, actor.orgId, params.next_of_kin_id, changedOnly(current, changes)))!)
+        events.push(...updateEvents('next_of_kin.updated', 'next_of_kin', toNextOfKin(current), contact))
+        return contact
+      })
     },
   )
 
@@ -96,7 +105,12 @@ export const nextOfKinRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request, reply) => {
       const { actor, params } = request
-      if (!(await deleteCrewRecord(db, 'next_of_kin', actor.orgId, params.next_of_kin_id, rowOwner(actor)))) throw notFound('Next of kin')
+      await withEvents(db, actor, async (trx, events) => {
+        const current = await lockNextOfKin(trx, actor.orgId, params.next_of_kin_id, rowOwner(actor))
+        if (!current) throw notFound('Next of kin')
+        await deleteCrewRecord(trx, 'next_of_kin', actor.orgId, current.id)
+        events.push(objectEvent('next_of_kin.deleted', 'next_of_kin', toNextOfKin(current)))
+      })
       return reply.status(204).send(null)
     },
   )

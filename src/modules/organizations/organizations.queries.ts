@@ -5,8 +5,14 @@ import { PER_TYPE_MAPS } from './settings.js'
 
 const COLUMNS = ['id', 'name', 'domain', 'products', 'settings'] as const
 
-export function findOrganization(db: Db, orgId: string) {
-  return db.selectFrom('organizations').select(COLUMNS).where('id', '=', orgId).executeTakeFirst()
+/** `lock`: until the transaction ends, so the state before a change is the one it changes. */
+export function findOrganization(db: Db, orgId: string, lock = false) {
+  return db
+    .selectFrom('organizations')
+    .select(COLUMNS)
+    .where('id', '=', orgId)
+    .$if(lock, (qb) => qb.forNoKeyUpdate())
+    .executeTakeFirst()
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ADMIN } from '../../lib/access.js'
+import { updateEvents, withEvents } from '../../lib/events.js'
 import type { ModulePlugin } from '../types.js'
 import { findOrganization, updateOrganization } from './organizations.queries.js'
 import { Organization, OrganizationUpdate } from './organizations.schemas.js'
@@ -45,6 +46,12 @@ export const organizationRoutes: ModulePlugin = (app, { db, config }) => {
         response: { 200: Organization },
       },
     },
-    async (request) => toOrganization(await updateOrganization(db, request.actor.orgId, request.body)),
+    async ({ actor, body }) =>
+      withEvents(db, actor, async (trx, events) => {
+        const before = toOrganization((await findOrganization(trx, actor.orgId, true))!)
+        const after = toOrganization(await updateOrganization(trx, actor.orgId, body))
+        events.push(...updateEvents('organization.updated', 'organization', before, after))
+        return after
+      }),
   )
 }

@@ -1,5 +1,8 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/database.js'
+import type { Actor } from '../../lib/access.js'
+import { isoSql } from '../../lib/dates.js'
+import { type EventSource, eventsInsert } from '../../lib/events.js'
 import { scopedRegistrations } from './registrations.queries.js'
 import { type AttemptCreate, MAX_SECONDS } from './registrations.schemas.js'
 
@@ -9,6 +12,18 @@ const firstAttempt = sql<number>`(reg.attempt_count = 0)::int`
 const firstPass = sql<number>`(ins.passed and reg.status <> 'passed')::int`
 
 /**
+ * The event of a new attempt, passed or failed as the attempt was: the registration after it, as
+ * its single-item GET shows it (DECISIONS §11), with the attempt's id.
+ */
+const outcome = (passed: boolean) =>
+  sql<{ target_id: string; data: unknown }>`select upd.id as target_id, jsonb_build_object(
+      'id', upd.id, 'assignment_id', upd.assignment_id, 'course_id', upd.course_id, 'status', upd.status,
+      'created_at', ${isoSql(sql.ref('upd.created_at'))}, 'updated_at', ${isoSql(sql.ref('upd.updated_at'))},
+      'completed_at', ${isoSql(sql.ref('upd.completed_at'))}, 'score_percent', upd.score_percent,
+      'time_spent_seconds', upd.time_spent_seconds, 'attempt_count', upd.attempt_count, 'attempt_id', ins.attempt_id) as data
+    from upd join ins on ins.registration_id = upd.id where ins.passed = ${passed}`
+
+/**
  * Records one attempt in one statement: lock the registration (visible to the caller), insert the
  * attempt unless its id is already there, and only when it was inserted, update the registration and
  * the course counters. The lock comes first, so concurrent attempts on one registration queue up and
@@ -16,7 +31,14 @@ const firstPass = sql<number>`(ins.passed and reg.status <> 'passed')::int`
  * changes nothing. Returns the registration (after the change) and whether the attempt was new;
  * nothing when the registration is not there for the caller.
  */
-export function recordAttempt(db: Db, orgId: string, registrationId: string, assigneeId: string | undefined, attempt: AttemptCreate) {
+export function recordAttempt(
+  db: Db,
+  source: EventSource | Actor,
+  registrationId: string,
+  assigneeId: string | undefined,
+  attempt: AttemptCreate,
+) {
+  const { orgId } = source
   return db
     .with('reg', (qb) => scopedRegistrations(qb, orgId, assigneeId).where('registrations.id', '=', registrationId).selectAll().forUpdate())
     .with('ins', (qb) =>
@@ -37,7 +59,7 @@ export function recordAttempt(db: Db, orgId: string, registrationId: string, ass
             ]),
         )
         .onConflict((oc) => oc.columns(['registration_id', 'attempt_id']).doNothing())
-        .returning(['registration_id', 'passed', 'score_percent', 'time_spent_seconds', 'finished_at']),
+        .returning(['registration_id', 'attempt_id', 'passed', 'score_percent', 'time_spent_seconds', 'finished_at']),
     )
     .with('upd', (qb) =>
       qb
@@ -97,6 +119,8 @@ export function recordAttempt(db: Db, orgId: string, registrationId: string, ass
           }),
         ),
     )
+    .with('passed_event', (qb) => eventsInsert(qb, source, 'registration.passed', 'registration', outcome(true), 1))
+    .with('failed_event', (qb) => eventsInsert(qb, source, 'registration.failed', 'registration', outcome(false), 1))
     .selectFrom('upd')
     .selectAll('upd')
     .select(sql<boolean>`true`.as('created'))

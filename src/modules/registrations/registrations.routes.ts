@@ -60,7 +60,7 @@ export const registrationsRoutes: ModulePlugin = (app, { db }) => {
     async (request, reply) => {
       const { actor, params, body } = request
       // Crew record their own attempts; an admin may record anyone's.
-      const { registration, created } = await submitAttempt(db, actor.orgId, params.registration_id, rowOwner(actor), body)
+      const { registration, created } = await submitAttempt(db, actor, params.registration_id, rowOwner(actor), body)
       return reply.status(created ? 201 : 200).send(toRegistration(registration))
     },
   )

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js'
+import type { Actor } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
 import { recordAttempt, sameAttempt } from './attempts.queries.js'
 import type { RegistrationRow } from './registrations.queries.js'
@@ -10,12 +11,13 @@ import type { AttemptCreate } from './registrations.schemas.js'
  */
 export async function submitAttempt(
   db: Db,
-  orgId: string,
+  actor: Actor,
   registrationId: string,
   assigneeId: string | undefined,
   attempt: AttemptCreate,
 ): Promise<{ registration: RegistrationRow; created: boolean }> {
-  const result = await recordAttempt(db, orgId, registrationId, assigneeId, attempt)
+  const { orgId } = actor
+  const result = await recordAttempt(db, actor, registrationId, assigneeId, attempt)
   if (!result) throw notFound('Registration')
   const { created, ...registration } = result
   if (created) return { registration, created }

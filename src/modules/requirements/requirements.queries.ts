@@ -18,14 +18,15 @@ export async function listRequirements(db: Db, orgId: string): Promise<Matrix> {
 }
 
 /**
- * The whole matrix replaced in one transaction: readers see the old one or the new one, never a mix.
- * The organization row is locked first so that two replacements take turns instead of colliding.
+ * The whole matrix replaced, inside the caller's transaction: readers see the old one or the new one,
+ * never a mix. The organization row is locked first so that two replacements take turns instead of
+ * colliding. Returns the matrix it replaced.
  */
-export function replaceRequirements(db: Db, orgId: string, items: Matrix): Promise<void> {
-  return db.transaction().execute(async (trx) => {
-    await trx.selectFrom('organizations').select('id').where('id', '=', orgId).forNoKeyUpdate().execute()
-    await trx.deleteFrom('requirements').where('organization_id', '=', orgId).execute()
-    if (items.length === 0) return
+export async function replaceRequirements(trx: Db, orgId: string, items: Matrix): Promise<Matrix> {
+  await trx.selectFrom('organizations').select('id').where('id', '=', orgId).forNoKeyUpdate().execute()
+  const previous = await listRequirements(trx, orgId)
+  await trx.deleteFrom('requirements').where('organization_id', '=', orgId).execute()
+  if (items.length > 0) {
     await trx
       .insertInto('requirements')
       .values(
@@ -38,5 +39,6 @@ export function replaceRequirements(db: Db, orgId: string, items: Matrix): Promi
         })),
       )
       .execute()
-  })
+  }
+  return previous
 }

@@ -70,10 +70,10 @@ export function updateShip(db: Db, orgId: string, shipId: string, changes: ShipC
   )
 }
 
-export async function deleteShip(db: Db, orgId: string, shipId: string): Promise<boolean> {
+/** The deleted ship, or undefined when there is none. */
+export async function deleteShip(db: Db, orgId: string, shipId: string): Promise<ShipRow | undefined> {
   try {
-    const result = await db.deleteFrom('ships').where('organization_id', '=', orgId).where('id', '=', shipId).executeTakeFirst()
-    return result.numDeletedRows > 0n
+    return await db.deleteFrom('ships').where('organization_id', '=', orgId).where('id', '=', shipId).returningAll().executeTakeFirst()
   } catch (error) {
     if (isForeignKeyViolation(error)) throw conflict('The ship has assignments; end or remove them first')
     throw error

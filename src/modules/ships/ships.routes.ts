@@ -1,6 +1,8 @@
 import { ADMIN } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
+import { objectEvent, updateEvents, withEvents } from '../../lib/events.js'
+import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { normalizeImo } from './imo.js'
@@ -34,7 +36,12 @@ export const shipsRoutes: ModulePlugin = (app, { db }) => {
         name: string
         imo_number: string
       }
-      return reply.status(201).send(toShip(await insertShip(db, request.actor.orgId, columns)))
+      const ship = await withEvents(db, request.actor, async (trx, events) => {
+        const created = toShip(await insertShip(trx, request.actor.orgId, columns))
+        events.push(objectEvent('ship.created', 'ship', created))
+        return created
+      })
+      return reply.status(201).send(ship)
     },
   )
 
@@ -86,11 +93,14 @@ export const shipsRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: Ship, 409: ErrorBody },
       },
     },
-    async (request) => {
-      const row = await updateShip(db, request.actor.orgId, request.params.ship_id, toColumns(request.body))
-      if (!row) throw notFound('Ship')
-      return toShip(row)
-    },
+    async ({ actor, params, body }) =>
+      withEvents(db, actor, async (trx, events) => {
+        const current = await lockOrgRow(trx, 'ships', actor.orgId, params.ship_id)
+        if (!current) throw notFound('Ship')
+        const ship = toShip((await updateShip(trx, actor.orgId, params.ship_id, toColumns(body)))!)
+        events.push(...updateEvents('ship.updated', 'ship', toShip(current), ship))
+        return ship
+      }),
   )
 
   app.delete(
@@ -106,8 +116,12 @@ export const shipsRoutes: ModulePlugin = (app, { db }) => {
         response: { 204: NoContent, 409: ErrorBody },
       },
     },
-    async (request, reply) => {
-      if (!(await deleteShip(db, request.actor.orgId, request.params.ship_id))) throw notFound('Ship')
+    async ({ actor, params }, reply) => {
+      await withEvents(db, actor, async (trx, events) => {
+        const deleted = await deleteShip(trx, actor.orgId, params.ship_id)
+        if (!deleted) throw notFound('Ship')
+        events.push(objectEvent('ship.deleted', 'ship', toShip(deleted)))
+      })
       return reply.status(204).send(null)
     },
   )

@@ -60,7 +60,12 @@ export async function startLogin(deps: BrowserDeps, domain: string, redirectUri:
  * Finishes a sign-in: the redirect to the client with a token, or with `error=access_denied`. A state
  * that is unknown, used or expired names no client to send the browser to: a 400.
  */
-export async function finishLogin(deps: BrowserDeps, query: CallbackQuery, cookieState: string | undefined, log: FastifyBaseLogger) {
+export async function finishLogin(
+  deps: BrowserDeps,
+  query: CallbackQuery,
+  cookieState: string | undefined,
+  { log, id }: { log: FastifyBaseLogger; id: string },
+) {
   const login = query.state ? await takeLoginState(deps.db, query.state) : undefined
   if (!login) throw new AppError(400, 'Unknown or expired sign-in request')
   try {
@@ -83,7 +88,7 @@ export async function finishLogin(deps: BrowserDeps, query: CallbackQuery, cooki
     })
     if (claims.azp !== undefined && claims.azp !== settings.client_id)
       throw new IdentityRejected('the ID token was issued to another client')
-    const { access_token, token_type, expires_in } = await issueFor(deps.tokens, await signIn(deps.db, [settings], claims))
+    const { access_token, token_type, expires_in } = await issueFor(deps.tokens, await signIn(deps.db, [settings], claims, id))
     return `${login.redirect_uri}#${new URLSearchParams({ access_token, token_type, expires_in: String(expires_in) })}`
   } catch (error) {
     if (!(error instanceof IdentityRejected)) throw error

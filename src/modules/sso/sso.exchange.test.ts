@@ -58,6 +58,16 @@ describe('token exchange', () => {
     await kit.expectSignedInAs(created, row!.id)
     // Signing in again finds the same user.
     await kit.expectSignedInAs(await kit.exchange(token), row!.id)
+    // The creation is in the audit trail once, the new user its actor (they proved who they are).
+    const audit = await org.admin.api.get(`/api/v1/shared/audit-events?target_id=${row!.id}`)
+    expect(audit.body.items).toEqual([
+      expect.objectContaining({
+        type: 'user.created',
+        actor: { userId: row!.id, role: 'office_admin' },
+        data: expect.objectContaining({ id: row!.id, email, state: 'active', firstName: 'Ada' }),
+        requestId: expect.any(String),
+      }),
+    ])
 
     const boss = newEmail()
     const res = await kit.exchange(
@@ -201,6 +211,8 @@ describe('token exchange', () => {
       created.body.id,
     )
     expect((await kit.userRow(pending))?.state).toBe('active')
+    const audit = await org.admin.api.get(`/api/v1/shared/audit-events?target_id=${created.body.id}&type=user.updated`)
+    expect(audit.body.items.map((e: { data: unknown }) => e.data)).toEqual([{ changes: { state: ['pending', 'active'] } }])
   })
 
   it('needs the subject token and its type with that grant, and still the password without it', async () => {

@@ -1,5 +1,4 @@
 import { type Selectable, sql } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { Role, SsoSettingsTable } from '../../db/schema.js'
 import type { SsoSettings } from './sso.schemas.js'
@@ -108,18 +107,19 @@ export function userByEmail(db: Db, email: string) {
 }
 
 export interface SsoUser {
+  id: string
   email: string
   firstName: string
   lastName: string
   role: Role
 }
 
-/** A user created at first sign-in: active, without a password. Nothing when the e-mail was taken meanwhile. */
-export async function insertSsoUser(db: Db, orgId: string, user: SsoUser): Promise<void> {
-  await db
+/** A user created at first sign-in: active, without a password. Undefined when the e-mail was taken meanwhile. */
+export function insertSsoUser(db: Db, orgId: string, user: SsoUser) {
+  return db
     .insertInto('users')
     .values({
-      id: uuidv7(),
+      id: user.id,
       organization_id: orgId,
       email: user.email,
       first_name: user.firstName,
@@ -129,18 +129,20 @@ export async function insertSsoUser(db: Db, orgId: string, user: SsoUser): Promi
       password_hash: null,
     })
     .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
-    .execute()
+    .returningAll()
+    .executeTakeFirst()
 }
 
-/** A pending user has proven who they are through the organization's identity provider. */
-export async function activatePendingUser(db: Db, orgId: string, userId: string): Promise<void> {
-  await db
+/** A pending user has proven who they are through the organization's identity provider. Undefined when no longer pending. */
+export function activatePendingUser(db: Db, orgId: string, userId: string) {
+  return db
     .updateTable('users')
     .set({ state: 'active', updated_at: new Date() })
     .where('organization_id', '=', orgId)
     .where('id', '=', userId)
     .where('state', '=', 'pending')
-    .execute()
+    .returningAll()
+    .executeTakeFirst()
 }
 
 /** True when the user's organization enforces single sign-on and they are not its break-glass admin. */

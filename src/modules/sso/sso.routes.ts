@@ -1,9 +1,11 @@
-import { ADMIN } from '../../lib/access.js'
+import type { Db } from '../../db/database.js'
+import { type Actor, ADMIN } from '../../lib/access.js'
 import { IssueList, notFound } from '../../lib/errors.js'
+import { updateEvents, withEvents } from '../../lib/events.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { clearedStateCookie, finishLogin, readStateCookie, startLogin, stateCookie } from './sso.browser.js'
-import { deleteSettings, findSettings, type SsoColumns, saveSettings, toSsoSettings } from './sso.queries.js'
+import { deleteSettings, findSettings, type SsoColumns, type SsoRow, saveSettings, toSsoSettings } from './sso.queries.js'
 import { CallbackQuery, LoginParams, LoginQuery, Redirect, SsoSettings, SsoSettingsInput } from './sso.schemas.js'
 
 const tags = ['single sign-on']
@@ -24,6 +26,23 @@ function toColumns(body: SsoSettingsInput): SsoColumns {
     redirect_uris: body.redirectUris ?? [],
     client_secret: body.clientSecret,
   }
+}
+
+/**
+ * A change to the single-sign-on settings, recorded as `organization.updated` with `changes.sso`:
+ * the settings as GET shows them (the client secret only as `hasClientSecret`), null when off.
+ */
+function changeSso(db: Db, actor: Actor, write: (trx: Db) => Promise<SsoRow | undefined>): Promise<SsoSettings | null> {
+  return withEvents(db, actor, async (trx, events) => {
+    const before = await findSettings(trx, actor.orgId)
+    const written = await write(trx)
+    const settings = (row: SsoRow | undefined) => (row ? toSsoSettings(row) : null)
+    const target = { id: actor.orgId }
+    events.push(
+      ...updateEvents('organization.updated', 'organization', { ...target, sso: settings(before) }, { ...target, sso: settings(written) }),
+    )
+    return settings(written)
+  })
 }
 
 /** The organization's single-sign-on settings, under `/api/v1/shared/organization/sso` (admin). */
@@ -63,7 +82,7 @@ export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
         response: { 200: SsoSettings },
       },
     },
-    async (request) => toSsoSettings(await saveSettings(db, request.actor.orgId, toColumns(request.body))),
+    async ({ actor, body }) => (await changeSso(db, actor, (trx) => saveSettings(trx, actor.orgId, toColumns(body))))!,
   )
 
   app.delete(
@@ -78,8 +97,8 @@ export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
         response: { 204: NoContent },
       },
     },
-    async (request, reply) => {
-      await deleteSettings(db, request.actor.orgId)
+    async ({ actor }, reply) => {
+      await changeSso(db, actor, async (trx) => void (await deleteSettings(trx, actor.orgId)))
       return reply.status(204).send(null)
     },
   )
@@ -126,7 +145,7 @@ export const ssoBrowserRoutes: ModulePlugin = (app, { db, tokens, oidc, config }
       },
     },
     async (request, reply) => {
-      const location = await finishLogin(deps, request.query, readStateCookie(request.headers.cookie), request.log)
+      const location = await finishLogin(deps, request.query, readStateCookie(request.headers.cookie), request)
       return reply.header('set-cookie', clearedStateCookie).header('cache-control', 'no-store').redirect(location)
     },
   )

@@ -1,12 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { decodeJwt, type JWTPayload } from 'jose'
+import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { Role } from '../../db/schema.js'
 import { ROLES } from '../../db/schema.js'
 import type { Tokens } from '../../lib/auth.js'
 import { unauthorized } from '../../lib/errors.js'
+import { objectEvent, withEvents } from '../../lib/events.js'
 import type { Oidc } from '../../lib/oidc.js'
-import { recordLogin } from '../users/users.queries.js'
+import { recordLogin, toUser } from '../users/users.queries.js'
 import { activatePendingUser, insertSsoUser, type SsoRow, settingsByIssuer, userByEmail } from './sso.queries.js'
 
 /** An identity refused; the reason goes to the log, the caller only learns that it was refused. */
@@ -32,7 +34,7 @@ export async function fromProvider<T>(work: () => Promise<T>): Promise<T> {
 export const audienceOf = (settings: SsoRow) => settings.audience ?? settings.client_id
 
 /** `POST /api/v1/auth/token` with the token-exchange grant: an ID token for a Seaworthy token. */
-export async function exchangeIdToken(deps: SsoDeps, idToken: string, log: FastifyBaseLogger) {
+export async function exchangeIdToken(deps: SsoDeps, idToken: string, { log, id }: { log: FastifyBaseLogger; id: string }) {
   try {
     const issuer = await fromProvider(async () => String(decodeJwt(idToken).iss))
     // Read unverified only to find who trusts this issuer; everything is verified before use.
@@ -42,7 +44,7 @@ export async function exchangeIdToken(deps: SsoDeps, idToken: string, log: Fasti
     const claims = await fromProvider(() => deps.oidc.verifyIdToken(idToken, { issuer, audience: audiences }))
     const tokenAudiences = [claims.aud ?? []].flat()
     const organizations = trusting.filter((settings) => tokenAudiences.includes(audienceOf(settings)))
-    return await issueFor(deps.tokens, await signIn(deps.db, organizations, claims))
+    return await issueFor(deps.tokens, await signIn(deps.db, organizations, claims, id))
   } catch (error) {
     if (!(error instanceof IdentityRejected)) throw error
     log.info({ reason: error.message }, 'identity token refused')
@@ -60,13 +62,19 @@ export async function issueFor(tokens: Tokens, user: SignedInUser) {
  * verified e-mail, or created just in time when exactly one organization accepted it. An e-mail of
  * another organization, or a suspended user, is refused.
  */
-export async function signIn(db: Db, organizations: SsoRow[], claims: JWTPayload): Promise<SignedInUser> {
+export async function signIn(db: Db, organizations: SsoRow[], claims: JWTPayload, requestId: string): Promise<SignedInUser> {
   const email = verifiedEmail(claims)
   let user = await userByEmail(db, email)
   if (!user) {
     if (organizations.length !== 1) throw new IdentityRejected(`${organizations.length} organizations could take a new user`)
     const [settings] = organizations
-    await insertSsoUser(db, settings.organization_id, { email, ...namesOf(claims, email), role: roleFor(settings, claims) })
+    const newUser = { id: uuidv7(), email, ...namesOf(claims, email), role: roleFor(settings, claims) }
+    // The new user is the actor of their own creation: they proved who they are to the identity provider.
+    const source = { orgId: settings.organization_id, actor: { userId: newUser.id, role: newUser.role }, requestId }
+    await withEvents(db, source, async (trx, events) => {
+      const created = await insertSsoUser(trx, settings.organization_id, newUser)
+      if (created) events.push(objectEvent('user.created', 'user', toUser(created)))
+    })
     // The row just made, or the one a concurrent first sign-in made.
     user = await userByEmail(db, email)
     if (!user) throw new IdentityRejected('the new user could not be read back')
@@ -75,7 +83,14 @@ export async function signIn(db: Db, organizations: SsoRow[], claims: JWTPayload
     throw new IdentityRejected('the e-mail belongs to a user of another organization')
   }
   if (user.state === 'suspended') throw new IdentityRejected('the user is suspended')
-  if (user.state === 'pending') await activatePendingUser(db, user.organization_id, user.id)
+  if (user.state === 'pending') {
+    const { organization_id: orgId, id: userId, role } = user
+    await withEvents(db, { orgId, actor: { userId, role }, requestId }, async (trx, events) => {
+      const activated = await activatePendingUser(trx, orgId, userId)
+      if (activated)
+        events.push({ type: 'user.updated', target: { type: 'user', id: userId }, data: { changes: { state: ['pending', 'active'] } } })
+    })
+  }
   await recordLogin(db, user.id)
   return user
 }

@@ -71,14 +71,14 @@ export interface Processed {
   threat_name: string | null
 }
 
-/** The outcome of processing: uploaded → ready or rejected. False when a concurrent call recorded it first. */
-export async function markProcessed(db: Db, orgId: string, uploadId: string, result: Processed): Promise<boolean> {
-  const { numUpdatedRows } = await db
+/** The outcome of processing: uploaded → ready or rejected. Undefined when a concurrent call recorded it first. */
+export function markProcessed(db: Db, orgId: string, uploadId: string, result: Processed): Promise<UploadRow | undefined> {
+  return db
     .updateTable('uploads')
     .set({ ...result, updated_at: new Date() })
     .where('organization_id', '=', orgId)
     .where('id', '=', uploadId)
     .where('status', '=', 'uploaded')
+    .returningAll()
     .executeTakeFirst()
-  return numUpdatedRows > 0n
 }

@@ -57,7 +57,7 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config, metrics 
     },
     async (request) => {
       const row = await findVisible(request.actor, request.params.upload_id)
-      return toUpload(await finalizeUpload(db, storage, metrics, row), storage, expiresAt())
+      return toUpload(await finalizeUpload(db, request.actor, storage, metrics, row), storage, expiresAt())
     },
   )
 

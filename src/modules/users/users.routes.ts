@@ -2,11 +2,13 @@ import { PRODUCTS } from '../../db/schema.js'
 import { ADMIN, assertCanReachUser, PERMISSIONS, rowOwner } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
 import { conflict, notFound } from '../../lib/errors.js'
+import { objectEvent, withEvents } from '../../lib/events.js'
+import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { currentUserAssignments, findOrganization, findUser, insertUser, listUsers, toUser, updateUser } from './users.queries.js'
 import { Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
-import { assertNotSelfLockout, userChanges } from './users.service.js'
+import { assertNotSelfLockout, userChanges, userEvents } from './users.service.js'
 
 const tags = ['users']
 
@@ -75,11 +77,13 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     },
     async (request, reply) => {
       const { password, ...user } = request.body
-      const row = await insertUser(db, request.actor.orgId, {
-        ...user,
-        passwordHash: password ? await hashPassword(password) : null,
+      const passwordHash = password ? await hashPassword(password) : null
+      const created = await withEvents(db, request.actor, async (trx, events) => {
+        const row = toUser(await insertUser(trx, request.actor.orgId, { ...user, passwordHash }))
+        events.push(objectEvent('user.created', 'user', row))
+        return row
       })
-      return reply.status(201).send(toUser(row))
+      return reply.status(201).send(created)
     },
   )
 
@@ -139,12 +143,16 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     async (request) => {
       const { actor, params, body } = request
       assertNotSelfLockout(actor, params.user_id, body)
-      const current = await findUser(db, actor.orgId, params.user_id)
-      if (!current) throw notFound('User')
-      const row = await updateUser(db, actor.orgId, params.user_id, await userChanges(current, body))
+      const user = await withEvents(db, actor, async (trx, events) => {
+        const current = await lockOrgRow(trx, 'users', actor.orgId, params.user_id)
+        if (!current) throw notFound('User')
+        const after = toUser((await updateUser(trx, actor.orgId, params.user_id, await userChanges(current, body)))!)
+        events.push(...userEvents(toUser(current), after, body.password !== undefined))
+        return after
+      })
       // The database announces the change to every instance; this one need not wait for it.
-      actors.changed(current.id)
-      return toUser(row!)
+      actors.changed(user.id)
+      return user
     },
   )
 
@@ -164,11 +172,14 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     async (request, reply) => {
       const { actor, params } = request
       if (params.user_id.toLowerCase() === actor.userId) throw conflict('You cannot suspend yourself')
-      const row = await updateUser(db, actor.orgId, params.user_id, {
-        state: 'suspended',
+      const userId = await withEvents(db, actor, async (trx, events) => {
+        const current = await lockOrgRow(trx, 'users', actor.orgId, params.user_id)
+        if (!current) throw notFound('User')
+        const after = toUser((await updateUser(trx, actor.orgId, params.user_id, { state: 'suspended' }))!)
+        events.push(...userEvents(toUser(current), after, false))
+        return after.id
       })
-      if (!row) throw notFound('User')
-      actors.changed(row.id)
+      actors.changed(userId)
       return reply.status(204).send(null)
     },
   )

@@ -6,8 +6,9 @@ import { hashPassword } from '../../lib/auth.js'
 import { definedOnly } from '../../lib/columns.js'
 import { conflict } from '../../lib/errors.js'
 import { forgetFailuresOf } from '../auth/auth.queries.js'
+import { changesOf, type NewEvent } from '../../lib/events.js'
 import { setPasswordByEmail, type UserChanges } from './users.queries.js'
-import type { UserUpdate } from './users.schemas.js'
+import type { User, UserUpdate } from './users.schemas.js'
 
 /** An admin may not lock themselves out: no self-suspension, no dropping their own admin role. */
 export function assertNotSelfLockout(actor: Actor, userId: string, body: UserUpdate): void {
@@ -44,4 +45,24 @@ export async function resetPassword(db: Db, email: string, password: string) {
   const user = await setPasswordByEmail(db, email, await hashPassword(password))
   if (user) await forgetFailuresOf(db, email)
   return user ?? null
+}
+
+/**
+ * The events of a change to a user: a move to `suspended` is `user.suspended`, one back from it
+ * `user.restored`, any other change `user.updated`; a new password is flagged, never carried.
+ */
+export function userEvents(before: User, after: User, passwordSet: boolean): NewEvent[] {
+  const { state: stateBefore, ...restBefore } = before
+  const { state: stateAfter, ...restAfter } = after
+  const target = { type: 'user', id: after.id }
+  const changes = changesOf(restBefore, restAfter)
+  const events: NewEvent[] = []
+  if (Object.keys(changes).length > 0 || passwordSet) {
+    events.push({ type: 'user.updated', target, data: passwordSet ? { changes, passwordSet } : { changes } })
+  }
+  if (stateBefore !== stateAfter) {
+    const type = stateAfter === 'suspended' ? 'user.suspended' : stateBefore === 'suspended' ? 'user.restored' : 'user.updated'
+    events.push({ type, target, data: { changes: { state: [stateBefore, stateAfter] } } })
+  }
+  return events
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js'
 import type { VerificationStatus, VerificationTarget } from '../../db/schema.js'
 import { type Actor, rowOwner } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
+import { type NewEvent, withEvents } from '../../lib/events.js'
 import {
   deleteVerification,
   insertVerification,
@@ -58,15 +59,31 @@ export async function startReview(trx: Db, actor: Actor, userId: string, target:
   await insertVerification(trx, actor.orgId, userId, target, fields, event)
 }
 
+/** The event type of each move (DECISIONS §11); it targets the item reviewed, its data is the verification after the move. */
+const EVENT_TYPES = {
+  submit: 'verification.submitted',
+  verify: 'verification.verified',
+  reject: 'verification.rejected',
+  edit: 'verification.reopened',
+} as const
+
+const moveEvent = (action: keyof typeof EVENT_TYPES, verification: Verification): NewEvent => ({
+  type: EVENT_TYPES[action],
+  target: { type: verification.targetType, id: verification.targetId },
+  data: verification,
+})
+
 /** submit, verify or reject one item (`label` names it in a 404); any move the state machine does not allow is a 409. */
 function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
-  return db.transaction().execute(async (trx): Promise<Verification> => {
+  return withEvents(db, actor, async (trx, events): Promise<Verification> => {
     const current = await lockVerification(trx, actor.orgId, target, rowOwner(actor))
     if (!current) throw notFound(label)
     const move = MOVES[action]
     if (!move.from.includes(current.status)) throw conflict(`Cannot ${action} an item whose verification is ${current.status}`)
     const fields = fieldsFor(move.to, actor.userId, reason)
-    return toVerification(await moveVerification(trx, current, fields, { action, actorUserId: actor.userId, reason }))
+    const verification = toVerification(await moveVerification(trx, current, fields, { action, actorUserId: actor.userId, reason }))
+    events.push(moveEvent(action, verification))
+    return verification
   })
 }
 
@@ -76,11 +93,16 @@ export const reject = (db: Db, actor: Actor, target: Target, label: string, reas
   review(db, actor, target, label, 'reject', reason)
 
 /** A material edit, a change to any column but notes, sends a verified or rejected item back to review. */
-export async function reopenAfterEdit(trx: Db, actor: Actor, target: Target, changes: object): Promise<void> {
+export async function reopenAfterEdit(trx: Db, actor: Actor, target: Target, changes: object, events: NewEvent[]): Promise<void> {
   if (!Object.keys(changes).some((column) => column !== 'notes')) return
   const current = await lockVerification(trx, actor.orgId, target)
   if (!current || !MOVES.edit.from.includes(current.status)) return
-  await moveVerification(trx, current, fieldsFor(MOVES.edit.to, actor.userId), { action: 'edit', actorUserId: actor.userId, reason: null })
+  const moved = await moveVerification(trx, current, fieldsFor(MOVES.edit.to, actor.userId), {
+    action: 'edit',
+    actorUserId: actor.userId,
+    reason: null,
+  })
+  events.push(moveEvent('edit', toVerification(moved)))
 }
 
 /** A deleted record's verification goes with it; its history stays. */

@@ -1,15 +1,105 @@
 -- updateAssignment: role only
 with
+  "o" as (
+    select
+      "id",
+      "role",
+      "start_date",
+      "due_date",
+      "end_date"
+    from
+      "assignments"
+    where
+      "organization_id" = $1
+      and "id" = $2
+  ),
   "a" as (
     update "assignments"
     set
-      "role" = $1,
-      "updated_at" = $2
+      "role" = $3,
+      "updated_at" = $4
     where
-      "organization_id" = $3
-      and "id" = $4
+      "organization_id" = $5
+      and "id" = $6
     returning
       *
+  ),
+  "audit" as (
+    insert into
+      "events" (
+        "id",
+        "organization_id",
+        "type",
+        "actor_user_id",
+        "actor_role",
+        "target_type",
+        "target_id",
+        "data",
+        "request_id"
+      )
+    select
+      ($7::uuid[]) [row_number() over ()],
+      $8::uuid,
+      $9::text,
+      $10::uuid,
+      $11::text,
+      $12::text,
+      e.target_id,
+      e.data,
+      $13::text
+    from
+      (
+        select
+          a.id as target_id,
+          jsonb_build_object('changes', c.changes) as data
+        from
+          a
+          join o on o.id = a.id
+          cross join lateral (
+            select
+              jsonb_strip_nulls(
+                jsonb_build_object(
+                  $14::text,
+                  case
+                    when "o"."role" is distinct from "a"."role" then jsonb_build_array("o"."role", "a"."role")
+                  end,
+                  $15::text,
+                  case
+                    when "o"."start_date" is distinct from "a"."start_date" then jsonb_build_array("o"."start_date", "a"."start_date")
+                  end,
+                  $16::text,
+                  case
+                    when "o"."due_date" is distinct from "a"."due_date" then jsonb_build_array("o"."due_date", "a"."due_date")
+                  end,
+                  $17::text,
+                  case
+                    when "o"."end_date" is distinct from "a"."end_date" then jsonb_build_array("o"."end_date", "a"."end_date")
+                  end,
+                  $18::text,
+                  case
+                    when (
+                      "o"."end_date" is null
+                      or "o"."end_date" >= (now() at time zone 'utc')::date
+                    ) is distinct from (
+                      "a"."end_date" is null
+                      or "a"."end_date" >= (now() at time zone 'utc')::date
+                    ) then jsonb_build_array(
+                      (
+                        "o"."end_date" is null
+                        or "o"."end_date" >= (now() at time zone 'utc')::date
+                      ),
+                      (
+                        "a"."end_date" is null
+                        or "a"."end_date" >= (now() at time zone 'utc')::date
+                      )
+                    )
+                  end
+                )
+              ) as changes
+          ) c
+        where
+          c.changes <> '{}'::jsonb
+      ) e
   )
 select
   "a"."id",

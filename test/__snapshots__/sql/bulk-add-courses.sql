@@ -93,6 +93,49 @@ with
     on conflict ("course_id") do update
     set
       "enrollments" = course_stats.enrollments + excluded.enrollments
+  ),
+  "audit" as (
+    insert into
+      "events" (
+        "id",
+        "organization_id",
+        "type",
+        "actor_user_id",
+        "actor_role",
+        "target_type",
+        "target_id",
+        "data",
+        "request_id"
+      )
+    select
+      ($8::uuid[]) [row_number() over ()],
+      $9::uuid,
+      $10::text,
+      $11::uuid,
+      $12::text,
+      $13::text,
+      e.target_id,
+      e.data,
+      $14::text
+    from
+      (
+        select
+          assignment_id as target_id,
+          jsonb_build_object(
+            'courseIds',
+            jsonb_agg(
+              course_id
+              order by
+                course_id
+            )
+          ) as data
+        from
+          "added"
+        group by
+          assignment_id
+        order by
+          assignment_id
+      ) e
   )
 select
   (

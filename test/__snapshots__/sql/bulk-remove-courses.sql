@@ -50,6 +50,49 @@ with
       ) as "d"
     where
       "cs"."course_id" = "d"."course_id"
+  ),
+  "audit" as (
+    insert into
+      "events" (
+        "id",
+        "organization_id",
+        "type",
+        "actor_user_id",
+        "actor_role",
+        "target_type",
+        "target_id",
+        "data",
+        "request_id"
+      )
+    select
+      ($7::uuid[]) [row_number() over ()],
+      $8::uuid,
+      $9::text,
+      $10::uuid,
+      $11::text,
+      $12::text,
+      e.target_id,
+      e.data,
+      $13::text
+    from
+      (
+        select
+          assignment_id as target_id,
+          jsonb_build_object(
+            'courseIds',
+            jsonb_agg(
+              course_id
+              order by
+                course_id
+            )
+          ) as data
+        from
+          "removed"
+        group by
+          assignment_id
+        order by
+          assignment_id
+      ) e
   )
 select
   (

@@ -17,6 +17,10 @@ with
       $3::date as "due_date",
       $4::date as "end_date",
       ($5::text, "a"."start_date", $6::date, $7::date) is distinct from (a.role, a.start_date, a.due_date, a.end_date) as "differs",
+      "a"."role" as "old_role",
+      "a"."start_date" as "old_start_date",
+      "a"."due_date" as "old_due_date",
+      "a"."end_date" as "old_end_date",
       (
         (
           $8::date is null
@@ -98,6 +102,84 @@ with
       "a"."id" = "c"."id"
       and c.differs
       and cardinality(c.problems) = 0
+  ),
+  "audit" as (
+    insert into
+      "events" (
+        "id",
+        "organization_id",
+        "type",
+        "actor_user_id",
+        "actor_role",
+        "target_type",
+        "target_id",
+        "data",
+        "request_id"
+      )
+    select
+      ($15::uuid[]) [row_number() over ()],
+      $16::uuid,
+      $17::text,
+      $18::uuid,
+      $19::text,
+      $20::text,
+      e.target_id,
+      e.data,
+      $21::text
+    from
+      (
+        select
+          c.id as target_id,
+          jsonb_build_object('changes', x.changes) as data
+        from
+          checked c
+          cross join lateral (
+            select
+              jsonb_strip_nulls(
+                jsonb_build_object(
+                  $22::text,
+                  case
+                    when "c"."old_role" is distinct from "c"."role" then jsonb_build_array("c"."old_role", "c"."role")
+                  end,
+                  $23::text,
+                  case
+                    when "c"."old_start_date" is distinct from "c"."start_date" then jsonb_build_array("c"."old_start_date", "c"."start_date")
+                  end,
+                  $24::text,
+                  case
+                    when "c"."old_due_date" is distinct from "c"."due_date" then jsonb_build_array("c"."old_due_date", "c"."due_date")
+                  end,
+                  $25::text,
+                  case
+                    when "c"."old_end_date" is distinct from "c"."end_date" then jsonb_build_array("c"."old_end_date", "c"."end_date")
+                  end,
+                  $26::text,
+                  case
+                    when (
+                      "c"."old_end_date" is null
+                      or "c"."old_end_date" >= (now() at time zone 'utc')::date
+                    ) is distinct from (
+                      "c"."end_date" is null
+                      or "c"."end_date" >= (now() at time zone 'utc')::date
+                    ) then jsonb_build_array(
+                      (
+                        "c"."old_end_date" is null
+                        or "c"."old_end_date" >= (now() at time zone 'utc')::date
+                      ),
+                      (
+                        "c"."end_date" is null
+                        or "c"."end_date" >= (now() at time zone 'utc')::date
+                      )
+                    )
+                  end
+                )
+              ) as changes
+          ) x
+        where
+          c.differs
+          and cardinality(c.problems) = 0
+          and x.changes <> '{}'::jsonb
+      ) e
   )
 select
   "i"."id" as "requested_id",
@@ -130,7 +212,7 @@ from
     where
       "users"."id" = "a"."user_id"
     limit
-      $15
+      $27
   ) as "u" on true
   left join "ships" as "s" on "s"."id" = "a"."ship_id"
 order by

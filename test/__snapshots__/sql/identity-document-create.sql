@@ -100,6 +100,78 @@ with
       $25 as "reason"
     from
       "ver"
+  ),
+  "audit" as (
+    insert into
+      "events" (
+        "id",
+        "organization_id",
+        "type",
+        "actor_user_id",
+        "actor_role",
+        "target_type",
+        "target_id",
+        "data",
+        "request_id"
+      )
+    select
+      ($26::uuid[]) [row_number() over ()],
+      $27::uuid,
+      $28::text,
+      $29::uuid,
+      $30::text,
+      $31::text,
+      e.target_id,
+      e.data,
+      $32::text
+    from
+      (
+        select
+          doc.id as target_id,
+          $33::jsonb || jsonb_build_object(
+            'createdAt',
+            to_char(
+              "doc"."created_at" at time zone 'utc',
+              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+            ),
+            'updatedAt',
+            to_char(
+              "doc"."updated_at" at time zone 'utc',
+              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+            ),
+            'status',
+            case
+              when "doc"."expiry_date" is null then 'valid'
+              when "doc"."expiry_date" < (now() at time zone 'utc')::date then 'expired'
+              when "doc"."expiry_date" <= (now() at time zone 'utc')::date + coalesce(
+                (
+                  (
+                    select
+                      o.settings
+                    from
+                      organizations o
+                    where
+                      o.id = $34
+                  ) -> 'expiryWindowDays' ->> "doc"."document_type"
+                )::int,
+                (
+                  (
+                    select
+                      o.settings
+                    from
+                      organizations o
+                    where
+                      o.id = $35
+                  ) ->> 'defaultExpiryWindowDays'
+                )::int,
+                $36::int
+              ) then 'expiring_soon'
+              else 'valid'
+            end
+          ) as data
+        from
+          doc
+      ) e
   )
 select
   "doc".*,
@@ -119,7 +191,7 @@ select
           from
             organizations o
           where
-            o.id = $26
+            o.id = $37
         ) -> 'expiryWindowDays' ->> "doc"."document_type"
       )::int,
       (
@@ -129,10 +201,10 @@ select
           from
             organizations o
           where
-            o.id = $27
+            o.id = $38
         ) ->> 'defaultExpiryWindowDays'
       )::int,
-      $28::int
+      $39::int
     ) then 'expiring_soon'
     else 'valid'
   end as "expiry_status"

@@ -1,0 +1,36 @@
+import { MANAGERS } from '../../lib/access.js'
+import { invalid } from '../../lib/errors.js'
+import { type EventType, typesMatching } from '../../lib/events.js'
+import type { ModulePlugin } from '../types.js'
+import { listEvents } from './audit.queries.js'
+import { AuditQuery, EventPage } from './audit.schemas.js'
+
+/** The `type` filter as the types it names; a part that names none is a 422. */
+function expandTypes(filter: string | undefined): EventType[] | undefined {
+  if (filter === undefined) return undefined
+  return filter.split(',').flatMap((part) => {
+    const types = typesMatching(part.trim())
+    if (types.length === 0) throw invalid(['query', 'type'], `Unknown event type or prefix: ${part.trim().slice(0, 100)}`, 'enum')
+    return types
+  })
+}
+
+export const auditRoutes: ModulePlugin = (app, { db }) => {
+  app.get(
+    '/',
+    {
+      config: { roles: MANAGERS },
+      schema: {
+        operationId: 'listAuditEvents',
+        summary: 'List audit events',
+        description:
+          'Admins and office admins. Every write of the organization, newest first (`occurredAt`, then `id`, descending), cursor-paged. ' +
+          'The payload of each event is the `Event` schema; docs/events.md lists the types with examples.',
+        tags: ['audit'],
+        querystring: AuditQuery,
+        response: { 200: EventPage },
+      },
+    },
+    (request) => listEvents(db, request.actor.orgId, request.query, expandTypes(request.query.type)),
+  )
+}
