@@ -199,7 +199,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
         const row = await findWebhook(trx, orgId, id, true)
         if (!row) throw notFound('Webhook')
         if (!row.active) throw conflict('The webhook is not active')
-        const [eventId] = await appendEvents(trx, request.actor, [{ type: 'webhook.test', target: target(id), data: { webhookId: id } }])
+        const [eventId] = await appendEvents(trx, request.actor, [{ type: 'webhook.test', target: target(id), data: {} }])
         await insertTestDelivery(trx, orgId, id, eventId)
         return { eventId }
       })

@@ -60,6 +60,19 @@ describe('webhook subscriptions', () => {
     ])
     expect(JSON.stringify(events)).not.toContain(secret.slice(6))
     expect(JSON.stringify(events)).not.toContain(rotated.body.secret.slice(6))
+    const audit = await org.admin.api.get(`/api/v1/shared/audit-events?type=webhook.*&target_id=${webhook.id}`)
+    expect(audit.body.items.map((e: { type: string }) => e.type)).toEqual([
+      'webhook.deleted',
+      'webhook.secret_rotated',
+      'webhook.updated',
+      'webhook.created',
+    ])
+  })
+
+  it("writes the request's id into its event", async () => {
+    const res = await org.admin.api.post(BASE, { url: PUBLIC_URL, events: ['*'] }, { 'x-request-id': 'hook-create-1' })
+    const [event] = await eventsOf(res.body.id)
+    expect([event.type, event.request_id]).toEqual(['webhook.created', 'hook-create-1'])
   })
 
   it('refuses each kind of target the guard forbids with a 422 at ["body","url"]', async () => {
