@@ -84,6 +84,9 @@ describe('webhook delivery', () => {
     })
     const log = await logUntil(org, hook.id, (items) => items.every((d) => d.status === 'succeeded'))
     expect(log).toHaveLength(2)
+    const metrics = (await client(t.app).get('/metrics')).text
+    expect(Number(/^webhook_deliveries_total\{outcome="succeeded"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2)
+    expect(metrics).toMatch(/^job_queue_depth \d+$/m)
     for (const d of log) {
       expect(d).toEqual({
         id: expect.any(String),
