@@ -13,6 +13,7 @@ import { registerConsole } from './lib/console.js'
 import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
 import { httpServerOptions } from './lib/http-server.js'
 import { registerIdempotency } from './lib/idempotency.js'
+import { DEFAULT_TUNING, Jobs, type JobTuning } from './lib/jobs.js'
 import { parseForm } from './lib/input-hygiene.js'
 import { loggerOptions } from './lib/logging.js'
 import { createMetrics, registerRequestMetrics } from './lib/metrics.js'
@@ -24,6 +25,7 @@ import { registerSecurityHeaders } from './lib/security-headers.js'
 import { registerDrain } from './lib/shutdown.js'
 import { createStorage, type Storage } from './lib/storage.js'
 import { registerModules } from './modules/index.js'
+import { defineJobs } from './modules/jobs/jobs.js'
 import type { App } from './modules/types.js'
 
 export interface AppDeps {
@@ -31,6 +33,8 @@ export interface AppDeps {
   database: Database
   storage?: Storage
   logger?: FastifyServerOptions['logger']
+  /** Timeouts and intervals of the job queue, where the defaults do not suit. */
+  jobs?: Partial<JobTuning>
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -133,6 +137,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     metrics,
   })
   await registerConsole(app)
+  const jobs = new Jobs(database, config.runJobs, { ...DEFAULT_TUNING, ...deps.jobs }, app.log)
+  defineJobs(jobs, { db: database.db, config, metrics })
+  metrics.jobQueueDepthFrom(() => jobs.depth())
+  app.addHook('onReady', () => jobs.start())
+  // Before the database closes (onClose): running deliveries may finish and record.
+  app.addHook('preClose', () => jobs.stop())
   app.addHook('onClose', async () => {
     await unsubscribe()
     await database.close()

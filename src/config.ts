@@ -56,6 +56,14 @@ const EnvSchema = Type.Object({
   S3_FORCE_PATH_STYLE: Type.Optional(Type.Enum(['true', 'false'])),
   AWS_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
   AWS_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // Webhook targets: host names (as written in the URL) let through the private-address guard.
+  WEBHOOK_ALLOWED_HOSTS: Type.Optional(Type.String()),
+  WEBHOOK_ALLOW_HTTP: Type.Enum(['0', '1', 'false', 'true'], { default: '0' }),
+  EXPIRY_SWEEP_INTERVAL_SECONDS: Type.Integer({ default: 3600, minimum: 1, maximum: 86400 }),
+  // 0: this instance serves the API and queues jobs but works none (other instances do).
+  RUN_JOBS: Type.Enum(['0', '1', 'false', 'true'], { default: '1' }),
+  // 0 keeps every event.
+  AUDIT_RETENTION_DAYS: Type.Integer({ default: 0, minimum: 0, maximum: 36500 }),
 })
 
 type Env = Static<typeof EnvSchema>
@@ -114,6 +122,16 @@ export interface Config extends DatabaseConfig {
   }
   /** Files on S3-compatible storage when S3_BUCKET is set; local disk under dataDir otherwise. */
   readonly s3: S3Config | null
+  readonly webhooks: {
+    /** Lower-case host names exempt from the private-address guard. */
+    readonly allowedHosts: readonly string[]
+    readonly allowHttp: boolean
+  }
+  readonly expirySweepIntervalSeconds: number
+  /** Whether this instance works the job queue (webhook deliveries, expiry sweep, retention). */
+  readonly runJobs: boolean
+  /** Events older than this many days are deleted; 0 keeps them all. */
+  readonly auditRetentionDays: number
 }
 
 export interface LoginLimits {
@@ -260,5 +278,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       keepAliveTimeoutSeconds: env.KEEP_ALIVE_TIMEOUT_SECONDS,
       maxRequestsPerSocket: env.MAX_REQUESTS_PER_SOCKET,
     }),
+    webhooks: Object.freeze({
+      allowedHosts: Object.freeze(
+        (env.WEBHOOK_ALLOWED_HOSTS ?? '')
+          .split(',')
+          .map((host) => host.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+      allowHttp: env.WEBHOOK_ALLOW_HTTP === '1' || env.WEBHOOK_ALLOW_HTTP === 'true',
+    }),
+    expirySweepIntervalSeconds: env.EXPIRY_SWEEP_INTERVAL_SECONDS,
+    runJobs: env.RUN_JOBS === '1' || env.RUN_JOBS === 'true',
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
   })
 }

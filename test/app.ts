@@ -8,6 +8,7 @@ import { afterAll, beforeAll, inject } from 'vitest'
 import { type App, buildApp } from '../src/app.js'
 import { type Config, loadConfig } from '../src/config.js'
 import { type Database, fromPglite, fromPostgres, pgliteOptions } from '../src/db/database.js'
+import type { JobTuning } from '../src/lib/jobs.js'
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789'
 
@@ -22,6 +23,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-test-')),
     SEAWORTHY_JWT_SECRET: TEST_SECRET,
     LOG_LEVEL: 'silent',
+    // Only the tests of background work run the job queue's workers.
+    RUN_JOBS: '0',
     ...overrides,
   })
 }
@@ -47,11 +50,14 @@ async function openWorkerDatabase(): Promise<Database> {
   return { ...database, close: async () => {} }
 }
 
-/** An app of its own, on the worker's database; close it when done. */
-export async function buildTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+/** An app of its own, on the worker's database (or `database`); close it when done. */
+export async function buildTestApp(
+  overrides: Record<string, string> = {},
+  options: { jobs?: Partial<JobTuning>; database?: Database } = {},
+): Promise<TestApp> {
   const config = testConfig(overrides)
-  const database = await testDatabase()
-  const app = await buildApp({ config, database, logger: false })
+  const database = options.database ?? (await testDatabase())
+  const app = await buildApp({ config, database, logger: false, jobs: options.jobs })
   await app.ready()
   return { app, config, database }
 }

@@ -45,8 +45,33 @@ describe('configuration', () => {
       workers: 1,
       login: { maxPerPair: 10, maxPerAddress: 50, maxPerEmail: 200, windowSeconds: 900 },
       trustProxy: [],
+      webhooks: { allowedHosts: [], allowHttp: false },
+      expirySweepIntervalSeconds: 3600,
+      auditRetentionDays: 0,
+      runJobs: true,
     })
     expect(Object.isFrozen(config)).toBe(true)
+  })
+
+  it('reads the webhook, job and retention settings, and refuses a sweep interval under a second', () => {
+    const base = { DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }
+    const config = loadConfig({
+      ...base,
+      WEBHOOK_ALLOWED_HOSTS: ' Hooks.Internal ,127.0.0.1,',
+      WEBHOOK_ALLOW_HTTP: '1',
+      EXPIRY_SWEEP_INTERVAL_SECONDS: '1',
+      AUDIT_RETENTION_DAYS: '400',
+      RUN_JOBS: '0',
+    })
+    expect(config).toMatchObject({
+      webhooks: { allowedHosts: ['hooks.internal', '127.0.0.1'], allowHttp: true },
+      expirySweepIntervalSeconds: 1,
+      auditRetentionDays: 400,
+      runJobs: false,
+    })
+    expect(() => loadConfig({ ...base, EXPIRY_SWEEP_INTERVAL_SECONDS: '0' })).toThrow(/EXPIRY_SWEEP_INTERVAL_SECONDS/)
+    expect(() => loadConfig({ ...base, AUDIT_RETENTION_DAYS: '-1' })).toThrow(/AUDIT_RETENTION_DAYS/)
+    expect(() => loadConfig({ ...base, WEBHOOK_ALLOW_HTTP: 'yes' })).toThrow(/WEBHOOK_ALLOW_HTTP/)
   })
 
   describe('S3 storage', () => {

@@ -5,6 +5,18 @@ import { createOrg, type TestOrg } from './factories.js'
 
 // Every method and URL the service answered before the URL map moved into modules/index.ts, by the
 // product that gates it. The map must serve exactly these: no URL lost, none added, none regated.
+const WEBHOOKS = [
+  'POST /api/v1/shared/webhooks',
+  'GET /api/v1/shared/webhooks',
+  'GET /api/v1/shared/webhooks/:webhook_id',
+  'PATCH /api/v1/shared/webhooks/:webhook_id',
+  'DELETE /api/v1/shared/webhooks/:webhook_id',
+  'POST /api/v1/shared/webhooks/:webhook_id/rotate-secret',
+  'POST /api/v1/shared/webhooks/:webhook_id/test',
+  'GET /api/v1/shared/webhooks/:webhook_id/deliveries',
+  'POST /api/v1/shared/webhooks/:webhook_id/deliveries/:delivery_id/retry',
+]
+
 const UNGATED = [
   'GET /healthz',
   'GET /readyz',
@@ -36,6 +48,7 @@ const UNGATED = [
   'GET /api/v1/auth/sso/callback',
   'GET /api/v1/shared/organization',
   'PATCH /api/v1/shared/organization',
+  ...WEBHOOKS,
   'GET /api/v1/shared/audit-events',
 ]
 
@@ -134,6 +147,7 @@ const DOCUMENTED = [
   'GET /api/v1/shared/ships/{ship_id}/readiness',
   'GET /api/v1/learn/assignments/{assignment_id}/readiness',
   'GET /api/v1/learn/readiness',
+  ...WEBHOOKS.map((route) => route.replace(/:(\w+)/g, '{$1}')),
   ...CREW.map((route) => route.replace(/:(\w+)/g, '{$1}')),
   'POST /api/v1/courses/',
   'GET /api/v1/courses/',

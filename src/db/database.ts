@@ -22,6 +22,8 @@ export interface Database {
   /** The connections right now, for the metrics: in use by a query, idle, and queries waiting for one. */
   connections(): ConnectionStats
   subscribe(channel: string, onMessage: (payload: string) => void, live: (isLive: boolean) => void): Promise<() => Promise<void>>
+  /** Raw SQL for libraries that bring their own statements (the job queue); several statements when there are no values. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>
   close(): Promise<void>
 }
 
@@ -93,6 +95,11 @@ export function fromPglite(pglite: PGlite, onClose: () => void = () => {}): Data
         if (!pglite.closed) await unlisten()
       }
     },
+    async executeSql(text, values = []) {
+      if (values.length) return pglite.query(text, values as any[])
+      const results = await pglite.exec(text)
+      return { rows: results.at(-1)?.rows ?? [] }
+    },
     close: async () => {
       await db.destroy()
       onClose()
@@ -133,6 +140,7 @@ export function fromPostgres(url: string, poolSize = 10, connectTimeoutMs = 3000
     },
     connections: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     subscribe: async (channel, onMessage, live) => listenWithReconnect(url, channel, onMessage, live),
+    executeSql: (text, values) => pool.query(text, values),
     close: () => db.destroy(),
   }
 }

@@ -327,6 +327,45 @@ export interface EventsTable {
   request_id: string | null
 }
 
+export interface WebhooksTable {
+  id: string
+  organization_id: string
+  url: string
+  events: string[]
+  description: Nullable<string>
+  active: ColumnType<boolean, boolean | undefined, boolean>
+  secret: string
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
+
+export interface WebhookDeliveriesTable {
+  id: string
+  organization_id: string
+  webhook_id: string
+  event_id: string
+  event_type: string
+  attempt: Count
+  status: ColumnType<DeliveryStatus, DeliveryStatus | undefined, DeliveryStatus>
+  response_status: Nullable<number>
+  duration_ms: Nullable<number>
+  next_attempt_at: Nullable<Date>
+  locked_until: Nullable<Date>
+  created_at: CreatedAt
+}
+
+export interface ExpiryNoticesTable {
+  target_type: string
+  target_id: string
+  expiry_date: string
+  threshold: number
+  organization_id: string
+  created_at: CreatedAt
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -352,4 +391,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable
   requirements: RequirementsTable
   events: EventsTable
+  webhooks: WebhooksTable
+  webhook_deliveries: WebhookDeliveriesTable
+  expiry_notices: ExpiryNoticesTable
 }

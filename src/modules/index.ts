@@ -26,6 +26,7 @@ import { embeddedStorageRoutes } from './uploads/uploads.embedded.js'
 import { uploadsRoutes } from './uploads/uploads.routes.js'
 import { currentUserRoutes, usersRoutes } from './users/users.routes.js'
 import { profileVerificationRoutes, reviewQueueRoutes } from './verifications/verifications.routes.js'
+import { webhooksRoutes } from './webhooks/webhooks.routes.js'
 
 interface Registration {
   plugin: ModulePlugin
@@ -80,6 +81,7 @@ const registrations: Registration[] = [
   },
   { plugin: fleetReadinessRoutes, prefix: '/api/v1/learn/readiness', product: 'learn' },
   { plugin: shipReadinessRoutes, prefix: '/api/v1/shared/ships/:ship_id/readiness' },
+  { plugin: webhooksRoutes, prefix: '/api/v1/shared/webhooks' },
   { plugin: auditRoutes, prefix: '/api/v1/shared/audit-events' },
 ]
 

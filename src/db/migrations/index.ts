@@ -11,6 +11,7 @@ import * as sso from './2026_11_23_0901_sso.js'
 import * as tokensValidAfter from './2026_11_23_1101_tokens_valid_after.js'
 import * as idempotencyKeys from './2026_11_23_1102_idempotency_keys.js'
 import * as events from './2026_11_23_1301_events.js'
+import * as webhooks from './2026_11_23_1311_webhooks.js'
 import * as oneCreationTimestamp from './2026_11_23_1601_one_creation_timestamp.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0802_requirements': requirements,
   '2026_11_23_0803_readiness_indexes': readinessIndexes,
   '2026_11_23_1301_events': events,
+  '2026_11_23_1311_webhooks': webhooks,
   '2026_11_23_1601_one_creation_timestamp': oneCreationTimestamp,
 }

@@ -1,0 +1,46 @@
+import type { Config } from '../../config.js'
+import type { Db } from '../../db/database.js'
+import { todayUtc } from '../../lib/dates.js'
+import type { Jobs } from '../../lib/jobs.js'
+import type { Metrics } from '../../lib/metrics.js'
+import { sweepExpiryNotices } from '../expiry-notices/expiry-notices.queries.js'
+import { DELIVERY_QUEUE, deliveryHandler } from '../webhooks/delivery.js'
+import { deleteOldEvents } from './audit-retention.queries.js'
+
+const RETENTION_EVERY_SECONDS = 3600
+// Up to 4 × 10 deliveries in flight per instance: a receiver may take up to the timeout, holding up its batch.
+const DELIVERY_WORKERS = 4
+const DELIVERY_BATCH = 10
+
+/** Every background job of the service, on the database's job queue (src/lib/jobs.ts). */
+export function defineJobs(jobs: Jobs, { db, config, metrics }: { db: Db; config: Config; metrics: Metrics }): void {
+  jobs.define({
+    name: DELIVERY_QUEUE,
+    handler: deliveryHandler({
+      db,
+      rules: config.webhooks,
+      tuning: jobs.tuning,
+      counted: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+    }),
+    workers: DELIVERY_WORKERS,
+    batchSize: DELIVERY_BATCH,
+    // The fan-out trigger announces new deliveries: this instance's worker looks at once.
+    onNotify: { channel: 'webhook_deliveries', action: 'wake' },
+  })
+  jobs.define({
+    name: 'expiry-sweep',
+    policy: 'short',
+    handler: async () => void (await sweepExpiryNotices(db, todayUtc())),
+    everySeconds: config.expirySweepIntervalSeconds,
+    onNotify: { channel: 'expiry_dates', action: 'send' },
+  })
+  const days = config.auditRetentionDays
+  if (days > 0) {
+    jobs.define({
+      name: 'audit-retention',
+      policy: 'short',
+      handler: async () => void (await deleteOldEvents(db, days)),
+      everySeconds: RETENTION_EVERY_SECONDS,
+    })
+  }
+}

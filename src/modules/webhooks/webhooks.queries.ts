@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto'
+import { type Selectable, sql, type Transaction } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
+import type { Db } from '../../db/database.js'
+import type { DB, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js'
+import { iso } from '../../lib/dates.js'
+import { newestFirstPage } from '../../lib/pagination.js'
+import type { Delivery, Webhook } from './webhooks.schemas.js'
+
+type WebhookRow = Selectable<WebhooksTable>
+type DeliveryRow = Selectable<WebhookDeliveriesTable>
+type Executor = Db | Transaction<DB>
+
+export const toWebhook = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  url: row.url,
+  events: row.events,
+  description: row.description,
+  active: row.active,
+  createdAt: iso(row.created_at),
+})
+
+export const toDelivery = (row: DeliveryRow): Delivery => ({
+  id: row.id,
+  eventId: row.event_id,
+  eventType: row.event_type,
+  attempt: row.attempt,
+  status: row.status,
+  responseStatus: row.response_status,
+  durationMs: row.duration_ms,
+  createdAt: iso(row.created_at),
+  nextAttemptAt: row.status === 'pending' && row.next_attempt_at ? iso(row.next_attempt_at) : null,
+})
+
+/** Standard Webhooks secrets: `whsec_` and the base64 of the key's bytes. */
+export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`
+
+export interface WebhookColumns {
+  url?: string
+  events?: string[]
+  description?: string | null
+  active?: boolean
+}
+
+export function insertWebhook(db: Executor, orgId: string, columns: WebhookColumns & { url: string; events: string[] }, secret: string) {
+  return db
+    .insertInto('webhooks')
+    .values({ id: uuidv7(), organization_id: orgId, ...columns, secret })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export function findWebhook(db: Executor, orgId: string, webhookId: string, lock = false) {
+  const query = db.selectFrom('webhooks').selectAll().where('organization_id', '=', orgId).where('id', '=', webhookId)
+  return (lock ? query.forUpdate() : query).executeTakeFirst()
+}
+
+export function updateWebhook(db: Executor, orgId: string, webhookId: string, changes: WebhookColumns & { secret?: string }) {
+  return db
+    .updateTable('webhooks')
+    .set({ ...changes, updated_at: new Date() })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', webhookId)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+export function deleteWebhook(db: Executor, orgId: string, webhookId: string) {
+  return db.deleteFrom('webhooks').where('organization_id', '=', orgId).where('id', '=', webhookId).returningAll().executeTakeFirst()
+}
+
+export function listWebhooks(db: Db, orgId: string, query: { limit: number; cursor?: string; include_count: boolean }) {
+  const filtered = db.selectFrom('webhooks').where('organization_id', '=', orgId)
+  return newestFirstPage(filtered, (qb) => qb.selectAll(), 'webhooks', query, toWebhook)
+}
+
+export function listDeliveries(
+  db: Db,
+  orgId: string,
+  webhookId: string,
+  query: { limit: number; cursor?: string; include_count: boolean },
+) {
+  const filtered = db.selectFrom('webhook_deliveries').where('organization_id', '=', orgId).where('webhook_id', '=', webhookId)
+  return newestFirstPage(filtered, (qb) => qb.selectAll(), 'webhook_deliveries', query, toDelivery)
+}
+
+/** Puts a delivery back in the queue to go out now, whatever its status; one statement with its job. */
+export async function requeueDelivery(db: Db, orgId: string, webhookId: string, deliveryId: string) {
+  const { rows } = await sql<DeliveryRow>`
+    with requeued as (
+      update webhook_deliveries set status = 'pending', next_attempt_at = now()
+      where organization_id = ${orgId} and webhook_id = ${webhookId} and id = ${deliveryId}
+      returning *
+    ), queued as (
+      select webhook_enqueue(array[id], now()), pg_notify('webhook_deliveries', '') from requeued
+    )
+    select requeued.* from requeued, (select count(*) from queued) as q`.execute(db)
+  return rows[0]
+}
+
+/** The delivery of a `webhook.test` event to its one subscription, queued at once. */
+export async function insertTestDelivery(trx: Transaction<DB>, orgId: string, webhookId: string, eventId: string) {
+  const id = uuidv7()
+  await trx
+    .insertInto('webhook_deliveries')
+    .values({
+      id,
+      organization_id: orgId,
+      webhook_id: webhookId,
+      event_id: eventId,
+      event_type: 'webhook.test',
+      next_attempt_at: new Date(),
+    })
+    .execute()
+  await sql`select webhook_enqueue(array[${id}::uuid], now()), pg_notify('webhook_deliveries', '')`.execute(trx)
+}
