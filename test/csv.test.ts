@@ -13,12 +13,13 @@ const EXPORTS = {
   registrations: '/api/v1/learn/registrations',
   readiness: '/api/v1/learn/readiness',
   expiring: '/api/v1/crew/expiring',
+  'audit-events': '/api/v1/shared/audit-events',
 }
 
 /** A JSON value as its CSV cell: how a client reading the file sees it. */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return ''
-  const text = Array.isArray(value) ? value.join(',') : String(value)
+  const text = Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value)
   return typeof value === 'number' || typeof value === 'boolean' ? text : text.replace(/^[=+\-@]/, "'$&")
 }
 
