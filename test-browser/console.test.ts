@@ -264,7 +264,7 @@ describe('the office console', () => {
     await screenshot(page, 'expiring')
   })
 
-  it('creates a webhook, shows its secret once, sends a test, sees it delivered in the log, retries it, and refuses a test when inactive', async () => {
+  it('creates a webhook, shows its secret once, sends a test, sees it delivered in the log, retries it, refuses a test when inactive, rotates and deletes', async () => {
     // The receiving system: a plain http server on loopback that answers 204 and keeps what it got.
     const received: { headers: IncomingHttpHeaders; body: string }[] = []
     const receiver = createServer((request, response) => {
@@ -339,6 +339,17 @@ describe('the office console', () => {
       await detail.getByRole('button', { name: 'Send test event' }).click()
       await detail.getByRole('alert').getByText('The webhook is not active: turn it on and save before sending a test.').waitFor()
       expect(tests()).toHaveLength(2)
+
+      // Rotation asks once more, then shows the new secret once; deletion asks too and takes it off the list.
+      await detail.getByRole('button', { name: 'Rotate secret' }).click()
+      await detail.getByRole('button', { name: 'Yes, rotate secret' }).click()
+      const rotated = (await detail.getByTestId('webhook-secret').textContent()) ?? ''
+      expect(rotated).toMatch(/^whsec_/)
+      expect(rotated).not.toBe(secret)
+      await detail.getByRole('button', { name: 'Delete' }).click()
+      await detail.getByRole('button', { name: 'Yes, delete' }).click()
+      await page.getByText('No webhooks.').waitFor()
+      expect((await ok(admin.GET('/api/v1/shared/webhooks'))).items).toEqual([])
     } finally {
       receiver.closeAllConnections()
       await new Promise((resolve) => receiver.close(resolve))
