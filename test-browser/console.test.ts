@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { text } from 'node:stream/consumers'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -259,6 +262,98 @@ describe('the office console', () => {
     const stream = await download.createReadStream()
     expect(await text(stream)).toBe(expected)
     await screenshot(page, 'expiring')
+  })
+
+  it('creates a webhook, shows its secret once, sends a test, sees it delivered in the log, retries it, refuses a test when inactive, rotates and deletes', async () => {
+    // The receiving system: a plain http server on loopback that answers 204 and keeps what it got.
+    const received: { headers: IncomingHttpHeaders; body: string }[] = []
+    const receiver = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk) => (body += chunk))
+      request.on('end', () => {
+        received.push({ headers: request.headers, body })
+        response.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+    const tests = () => received.filter((r) => JSON.parse(r.body).type === 'webhook.test')
+    try {
+      await newPage()
+      await signInAs(page, service.baseUrl, ADMIN.email)
+      await page.goto(consoleUrl('/admin'))
+      await page.getByRole('tab', { name: 'Webhooks' }).click()
+      const form = page.getByRole('form', { name: 'New webhook' })
+      await form.getByRole('textbox', { name: 'URL' }).fill(url)
+      await form.getByRole('combobox', { name: 'Events' }).click()
+      await page.getByRole('option', { name: 'verification.* (all of them)' }).click()
+      await page.keyboard.press('Escape')
+      await form.getByRole('textbox', { name: 'Description' }).fill('Payroll sync')
+      await form.getByRole('button', { name: 'Create webhook' }).click()
+
+      // The secret, once, with the note and a copy button.
+      const note = page.getByRole('status', { name: 'Signing secret, shown only once' })
+      await note.waitFor()
+      await note.getByRole('button', { name: 'Copy secret' }).waitFor()
+      const secret = (await note.getByTestId('webhook-secret').textContent()) ?? ''
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32,}$/)
+      await screenshot(page, 'admin-webhook-secret')
+      expect(await seriousViolations(page)).toEqual([])
+      await note.getByRole('button', { name: 'I have stored it' }).click()
+      await note.waitFor({ state: 'detached' })
+      expect(await page.getByText(secret).count()).toBe(0)
+      const listed = await ok(admin.GET('/api/v1/shared/webhooks'))
+      expect(listed.items.map((w) => [w.url, w.events, w.description, w.active])).toEqual([[url, ['verification.*'], 'Payroll sync', true]])
+      await page
+        .getByRole('row', { name: /Payroll sync/ })
+        .getByText('Active')
+        .waitFor()
+
+      // A test event, delivered to the receiver and shown as succeeded in the delivery log.
+      const detail = page.getByRole('region', { name: `Webhook ${url}` })
+      await detail.getByRole('button', { name: 'Send test event' }).click()
+      await detail.getByText(/^Test event sent/).waitFor()
+      const delivery = detail.getByRole('row', { name: /webhook\.test/ })
+      await delivery.getByText('Succeeded').waitFor()
+      expect(await delivery.textContent()).toContain('204')
+      expect(tests()).toHaveLength(1)
+      // Signed with the secret the screen showed (Standard Webhooks).
+      const [got] = tests()
+      const signed = `${got?.headers['webhook-id']}.${got?.headers['webhook-timestamp']}.${got?.body}`
+      const signature = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+        .update(signed)
+        .digest('base64')
+      expect(String(got?.headers['webhook-signature']).split(' ')).toContain(`v1,${signature}`)
+      await screenshot(page, 'admin-webhooks')
+      expect(await seriousViolations(page)).toEqual([])
+
+      // Retry sends the same delivery again.
+      await delivery.getByRole('button', { name: /^Retry/ }).click()
+      await expect.poll(() => tests().length, { timeout: 30_000 }).toBe(2)
+      expect(tests()[1]?.headers['webhook-id']).toBe(got?.headers['webhook-id'])
+
+      // Inactive: the service answers 409 to a test, and the screen says why.
+      await detail.getByRole('switch', { name: 'Active (receives deliveries)' }).uncheck()
+      await detail.getByRole('button', { name: 'Save webhook' }).click()
+      await detail.getByText('Webhook saved.').waitFor()
+      await detail.getByRole('button', { name: 'Send test event' }).click()
+      await detail.getByRole('alert').getByText('The webhook is not active: turn it on and save before sending a test.').waitFor()
+      expect(tests()).toHaveLength(2)
+
+      // Rotation asks once more, then shows the new secret once; deletion asks too and takes it off the list.
+      await detail.getByRole('button', { name: 'Rotate secret' }).click()
+      await detail.getByRole('button', { name: 'Yes, rotate secret' }).click()
+      const rotated = (await detail.getByTestId('webhook-secret').textContent()) ?? ''
+      expect(rotated).toMatch(/^whsec_/)
+      expect(rotated).not.toBe(secret)
+      await detail.getByRole('button', { name: 'Delete' }).click()
+      await detail.getByRole('button', { name: 'Yes, delete' }).click()
+      await page.getByText('No webhooks.').waitFor()
+      expect((await ok(admin.GET('/api/v1/shared/webhooks'))).items).toEqual([])
+    } finally {
+      receiver.closeAllConnections()
+      await new Promise((resolve) => receiver.close(resolve))
+    }
   })
 
   it('has no serious or critical accessibility violations on any screen', async () => {

@@ -71,6 +71,9 @@ export async function startService(admin: { email: string; password: string; dom
     PORT: String(port),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-browser-')),
     LOG_LEVEL: 'warn',
+    // The webhook test's receiver is a plain http server on loopback, which the service refuses by default.
+    WEBHOOK_ALLOW_HTTP: '1',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   }
   const cli = join(ROOT, 'src', 'cli.ts')
   const orgArgs = ['org', 'create', '--name', 'Browser Line', '--admin-email', admin.email, '--admin-password', admin.password]

@@ -17,6 +17,8 @@ const COLOURS: Record<string, string> = {
   active: GOOD,
   updated: GOOD,
   failed: BAD,
+  succeeded: GOOD,
+  inactive: NEUTRAL,
 }
 
 /** A coloured word for an expiry, verification or readiness state. */
