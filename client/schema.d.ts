@@ -1394,7 +1394,7 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description Admins and office admins. Every write of the organization, newest first (`occurredAt`, then `id`, descending), cursor-paged. The payload of each event is the `Event` schema; docs/events.md lists the types with examples.
+         * @description Admins and office admins. Every write of the organization, newest first (`occurredAt`, then `id`, descending), cursor-paged, or every match as CSV. The payload of each event is the `Event` schema; docs/events.md lists the types with examples.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -1980,7 +1980,39 @@ export interface components {
             /** @description The x-request-id of the request that caused it; null for the system */
             requestId: string | null;
         };
-        /** EventPage */
+        /**
+         * EventPage
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "0190a000-0000-7000-8000-0000000000e1",
+         *           "type": "ship.updated",
+         *           "occurredAt": "2026-06-15T08:30:00.000Z",
+         *           "organizationId": "0190a000-0000-7000-8000-000000000001",
+         *           "actor": {
+         *             "userId": "0190a000-0000-7000-8000-000000000a01",
+         *             "role": "admin"
+         *           },
+         *           "target": {
+         *             "type": "ship",
+         *             "id": "0190a000-0000-7000-8000-000000000a02"
+         *           },
+         *           "data": {
+         *             "changes": {
+         *               "portOfRegistry": [
+         *                 null,
+         *                 "Bergen"
+         *               ]
+         *             }
+         *           },
+         *           "requestId": "req-4f1c2a"
+         *         }
+         *       ],
+         *       "nextCursor": null,
+         *       "hasMore": false,
+         *       "totalCount": null
+         *     }
+         */
         EventPage: {
             items: components["schemas"]["Event"][];
             nextCursor: string | null;
@@ -15508,6 +15540,8 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 include_count?: boolean;
+                /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */
+                format?: "json" | "csv";
                 /** @description Comma-separated event types; `prefix.*` (e.g. `assignment.*`) matches every type of that prefix */
                 type?: string;
                 target_id?: string;
@@ -15523,45 +15557,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: EventPage */
+            /** @description OK: a page of the list, or every matching row as CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "id": "0190a000-0000-7000-8000-0000000000e1",
-                     *           "type": "ship.updated",
-                     *           "occurredAt": "2026-06-15T08:30:00.000Z",
-                     *           "organizationId": "0190a000-0000-7000-8000-000000000001",
-                     *           "actor": {
-                     *             "userId": "0190a000-0000-7000-8000-000000000a01",
-                     *             "role": "admin"
-                     *           },
-                     *           "target": {
-                     *             "type": "ship",
-                     *             "id": "0190a000-0000-7000-8000-000000000a02"
-                     *           },
-                     *           "data": {
-                     *             "changes": {
-                     *               "portOfRegistry": [
-                     *                 null,
-                     *                 "Bergen"
-                     *               ]
-                     *             }
-                     *           },
-                     *           "requestId": "req-4f1c2a"
-                     *         }
-                     *       ],
-                     *       "nextCursor": null,
-                     *       "hasMore": false,
-                     *       "totalCount": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["EventPage"];
+                    /** @example id,type,occurredAt,organizationId,actor,target,data,requestId */
+                    "text/csv": string;
                 };
             };
             /** @description Not authenticated */

@@ -126,7 +126,9 @@ async function main(): Promise<number> {
       return false
     }
     if (response.statusCode < 300) {
-      if (response.body && routed) world.harvest(JSON.parse(response.body), plan.caller, routed.path)
+      // Only JSON answers name ids to reuse (a list's CSV export is text).
+      const json = String(response.headers['content-type'] ?? '').startsWith('application/json')
+      if (response.body && routed && json) world.harvest(JSON.parse(response.body), plan.caller, routed.path)
       if (op.method !== 'GET') await world.repairCallers(`${request.url} ${request.payload ?? ''}`)
     }
     if (sent % 2000 === 0) console.log(`  ${sent} requests, ${Math.round(sent / ((Date.now() - started) / 1000))}/s`)

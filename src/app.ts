@@ -9,6 +9,7 @@ import type { Config } from './config.js'
 import type { Database } from './db/database.js'
 import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
 import { createTokens, registerAuth } from './lib/auth.js'
+import { registerConsole } from './lib/console.js'
 import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
 import { httpServerOptions } from './lib/http-server.js'
 import { registerIdempotency } from './lib/idempotency.js'
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     oidc: createOidc(config.sso),
     metrics,
   })
+  await registerConsole(app)
   const jobs = new Jobs(database, config.runJobs, { ...DEFAULT_TUNING, ...deps.jobs }, app.log)
   defineJobs(jobs, { db: database.db, config, metrics })
   metrics.jobQueueDepthFrom(() => jobs.depth())

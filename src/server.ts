@@ -23,7 +23,7 @@ async function prepare(database: Database): Promise<void> {
   if (database.engine === 'pglite') {
     const demo = await seedDemo(database.db)
     const lines = demo.logins.map((l) => `  ${l.role.padEnd(16)} ${l.email}  ${l.password}`)
-    console.log(`First start: created a demo organization. Log in with POST /api/v1/auth/token as:\n${lines.join('\n')}`)
+    console.log(`First start: created a demo organization. Sign in at /console (or POST /api/v1/auth/token) as:\n${lines.join('\n')}`)
   } else {
     console.log('No organization yet: create one with  npx seaworthy org create --name <name> --admin-email <e> --admin-password <p>')
   }
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     await database.close()
     supervise(config)
   }
-  console.log(`Seaworthy is running on http://${config.host}:${config.port} (API reference: /docs)`)
+  console.log(`Seaworthy is running on http://${config.host}:${config.port} (console: /console, API reference: /docs)`)
 }
 
 main().catch((error) => {

@@ -59,6 +59,10 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
+/** The events of one target, oldest first. */
+const eventsOf = (targetId: string) =>
+  db.selectFrom('events').select(['type', 'data']).where('target_id', '=', targetId).orderBy('occurred_at').orderBy('id').execute()
+
 async function cost(send: () => Promise<{ status: number }>, status: number) {
   statements = 0
   transactions = 0
@@ -91,6 +95,8 @@ describe('round trips of the hot requests', () => {
       rejectionReason: null,
       reviewedAt: null,
     })
+    // ... and its event, the document as the response shows it.
+    expect(await eventsOf(created.body.id)).toEqual([{ type: 'identity_document.created', data: created.body }])
 
     // The existence check and the upload reference are conditions of the statement: a user of another
     // organization is still a 404, an upload that is not there a 422, and nothing is written.
@@ -106,6 +112,13 @@ describe('round trips of the hot requests', () => {
     ])
     const documents = await db.selectFrom('identity_documents').select('id').where('user_id', 'in', [org.crew.id, other.crew.id]).execute()
     expect(documents).toEqual([{ id: created.body.id }])
+    const refused = await db
+      .selectFrom('events')
+      .select('id')
+      .where('organization_id', 'in', [org.id, other.id])
+      .where('type', '=', 'identity_document.created')
+      .execute()
+    expect(refused).toHaveLength(1)
   })
 
   it('reads are one statement each', async () => {
@@ -131,6 +144,13 @@ describe('round trips of the hot requests', () => {
       statements: 1,
       transactions: 0,
     })
+    expect((await eventsOf(registrationId)).map((e) => e.type)).toEqual(['registration.passed'])
+    // A replay (the statement, then the comparison of its content) changes nothing and writes no event.
+    expect(await cost(() => org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/attempts`, attempt), 200)).toEqual({
+      statements: 2,
+      transactions: 0,
+    })
+    expect(await eventsOf(registrationId)).toHaveLength(1)
   })
 
   it('PATCH assignment: one statement without dates; with dates, the stored ones locked first', async () => {
@@ -142,5 +162,12 @@ describe('round trips of the hot requests', () => {
     expect(await cost(() => org.admin.api.patch(path, {}), 200)).toEqual({ statements: 1, transactions: 0 })
     const stored = await db.selectFrom('assignments').select(['role', 'due_date']).where('id', '=', assignment.id).executeTakeFirstOrThrow()
     expect(stored).toEqual({ role: 'Bosun', due_date: '2030-01-01' })
+    // Each statement wrote its event; the same role again writes none.
+    expect(await cost(() => org.admin.api.patch(path, { role: 'Bosun' }), 200)).toEqual({ statements: 1, transactions: 0 })
+    expect(await eventsOf(assignment.id)).toEqual([
+      { type: 'assignment.created', data: assignment },
+      { type: 'assignment.updated', data: { changes: { role: ['Cook', 'Bosun'] } } },
+      { type: 'assignment.updated', data: { changes: { dueDate: [null, '2030-01-01'] } } },
+    ])
   })
 })

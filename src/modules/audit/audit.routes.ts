@@ -1,6 +1,7 @@
 import { MANAGERS } from '../../lib/access.js'
+import { listOrCsv } from '../../lib/csv.js'
 import { invalid } from '../../lib/errors.js'
-import { type EventType, typesMatching } from '../../lib/events.js'
+import { type EventType, eventWireSchema, typesMatching } from '../../lib/events.js'
 import type { ModulePlugin } from '../types.js'
 import { listEvents } from './audit.queries.js'
 import { AuditQuery, EventPage } from './audit.schemas.js'
@@ -24,13 +25,21 @@ export const auditRoutes: ModulePlugin = (app, { db }) => {
         operationId: 'listAuditEvents',
         summary: 'List audit events',
         description:
-          'Admins and office admins. Every write of the organization, newest first (`occurredAt`, then `id`, descending), cursor-paged. ' +
+          'Admins and office admins. Every write of the organization, newest first (`occurredAt`, then `id`, descending), cursor-paged, or every match as CSV. ' +
           'The payload of each event is the `Event` schema; docs/events.md lists the types with examples.',
         tags: ['audit'],
         querystring: AuditQuery,
         response: { 200: EventPage },
       },
     },
-    (request) => listEvents(db, request.actor.orgId, request.query, expandTypes(request.query.type)),
+    (request, reply) => {
+      const types = expandTypes(request.query.type)
+      return listOrCsv(request, reply, {
+        name: 'audit-events',
+        item: eventWireSchema,
+        query: request.query,
+        list: (query) => listEvents(db, request.actor.orgId, query, types),
+      })
+    },
   )
 }

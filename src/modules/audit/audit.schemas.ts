@@ -1,9 +1,11 @@
 import Type, { type Static } from 'typebox'
+import { ExportFormat } from '../../lib/csv.js'
 import { eventWireSchema } from '../../lib/events.js'
 import { ListQuery, Page, Uuid } from '../../lib/schemas.js'
 
 export const AuditQuery = Type.Object({
   ...Type.Omit(ListQuery, ['search']).properties,
+  format: ExportFormat,
   type: Type.Optional(
     Type.String({
       maxLength: 2000,

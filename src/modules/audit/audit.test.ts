@@ -55,6 +55,27 @@ describe('GET /api/v1/shared/audit-events (DECISIONS §11)', () => {
     expect((await list(`&target_id=${ship.id}&from=${at(created.occurredAt)}&to=${at(later)}`)).items).toEqual(byTarget)
   })
 
+  it('exports every matching event as CSV (format=csv or Accept: text/csv), filters applied, nested values as JSON', async () => {
+    const ship = (await createShip('csv-1')).body
+    await org.admin.api.patch(`/api/v1/shared/ships/${ship.id}`, { name: '=MV Formula' }, { 'x-request-id': 'csv-2' })
+    const json = (await list(`&target_id=${ship.id}`)).items
+    for (const res of [
+      await org.admin.api.get(`${AUDIT}?target_id=${ship.id}&format=csv&limit=1`),
+      await org.admin.api.get(`${AUDIT}?target_id=${ship.id}&limit=1`, { accept: 'text/csv' }),
+    ]) {
+      expect(res.status).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^text\/csv/)
+      const lines = res.text.trimEnd().split('\r\n')
+      expect(lines[0]).toBe('id,type,occurredAt,organizationId,actor,target,data,requestId')
+      // Every match despite limit=1, newest first, as the JSON list orders them.
+      expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(json.map((e: any) => e.id))
+      expect(lines[1]).toContain('ship.updated')
+      expect(lines[1]).toContain('csv-2')
+      expect(lines[1]).toContain(`""id"":""${ship.id}""`)
+    }
+    expect((await org.crew.api.get(`${AUDIT}?format=csv`)).status).toBe(403)
+  })
+
   it('refuses bad filters with a 422 at the parameter', async () => {
     const cases: [string, (string | number)[]][] = [
       ['type=ship.sunk', ['query', 'type']],

@@ -1,0 +1,44 @@
+import type { Middleware } from 'openapi-fetch'
+import { createSeaworthyClient, type SeaworthyClient } from '../../client/index.js'
+
+/** Raised for any answer that is not a success; `detail` is the service's own words. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail)
+  }
+}
+
+/** The service answers `{ detail: string }` or a validation error list; either becomes one readable line. */
+function describe(body: unknown, status: number): string {
+  const detail = (body as { detail?: unknown } | undefined)?.detail
+  if (typeof detail === 'string') return detail
+  if (Array.isArray(detail))
+    return detail.map((d: { msg?: string; loc?: unknown[] }) => `${d.loc?.slice(1).join('.')}: ${d.msg}`).join('; ')
+  return `The service answered ${status}`
+}
+
+/** Returns the data of a typed-client call or throws an ApiError with the service's message. */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call
+  if (error !== undefined || !response.ok) throw new ApiError(response.status, describe(error, response.status))
+  return data as T
+}
+
+/** A client for one signed-in session; `onExpired` runs when the service stops accepting the token. */
+export function sessionClient(token: string, onExpired: () => void): SeaworthyClient {
+  const client = createSeaworthyClient({ baseUrl: window.location.origin, token })
+  const expiry: Middleware = {
+    onResponse({ response }) {
+      if (response.status === 401) onExpired()
+      return response
+    },
+  }
+  client.use(expiry)
+  return client
+}
+
+/** The client for the sign-in screen, before there is a token. */
+export const publicClient = createSeaworthyClient({ baseUrl: window.location.origin })

@@ -1,0 +1,62 @@
+import { createBrowserRouter, Navigate } from 'react-router'
+import { RequireRole, RequireSession } from './auth/guards.js'
+import { EVERYONE, homeOf, MANAGERS, STAFF } from './auth/roles.js'
+import { SignInPage } from './auth/SignInPage.js'
+import { SsoCallbackPage } from './auth/SsoCallbackPage.js'
+import { useSession } from './auth/session.js'
+import { Shell } from './layout/Shell.js'
+import { Loading } from './shared/Loading.js'
+
+function Home() {
+  return <Navigate to={homeOf(useSession().role)} replace />
+}
+
+/** Each screen is its own chunk, so the first load carries only the sign-in and the shell. */
+const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default })
+
+export const router = createBrowserRouter(
+  [
+    { path: '/sign-in', Component: SignInPage },
+    { path: '/sso', Component: SsoCallbackPage },
+    {
+      Component: RequireSession,
+      // Shown while a lazily loaded screen's code arrives on the first page load.
+      HydrateFallback: Loading,
+      children: [
+        {
+          Component: Shell,
+          children: [
+            { index: true, Component: Home },
+            {
+              element: <RequireRole roles={EVERYONE} />,
+              children: [
+                { path: '/me', lazy: screen(() => import('./crew/MyProfilePage.js')) },
+                { path: '/me/assignments', lazy: screen(() => import('./assignments/MyAssignmentsPage.js')) },
+              ],
+            },
+            {
+              element: <RequireRole roles={STAFF} />,
+              children: [
+                { path: '/review', lazy: screen(() => import('./review/ReviewPage.js')) },
+                { path: '/crew', lazy: screen(() => import('./crew/RosterPage.js')) },
+                { path: '/crew/:userId', lazy: screen(() => import('./crew/ProfilePage.js')) },
+                { path: '/readiness', lazy: screen(() => import('./readiness/ReadinessPage.js')) },
+                { path: '/expiring', lazy: screen(() => import('./readiness/ExpiringPage.js')) },
+              ],
+            },
+            {
+              element: <RequireRole roles={MANAGERS} />,
+              children: [
+                { path: '/assignments', lazy: screen(() => import('./assignments/AssignmentsPage.js')) },
+                { path: '/learning', lazy: screen(() => import('./learning/LearningPage.js')) },
+                { path: '/admin', lazy: screen(() => import('./admin/AdminPage.js')) },
+              ],
+            },
+            { path: '*', element: <Navigate to="/" replace /> },
+          ],
+        },
+      ],
+    },
+  ],
+  { basename: '/console' },
+)

@@ -1,0 +1,29 @@
+import { Badge } from '@mantine/core'
+import { BAD, GOOD, NEUTRAL, WAITING, WARN } from './colours.js'
+import { labelOf } from './labels.js'
+
+const COLOURS: Record<string, string> = {
+  valid: GOOD,
+  verified: GOOD,
+  approved: GOOD,
+  ready: GOOD,
+  expiring_soon: WARN,
+  pending: WAITING,
+  in_review: WAITING,
+  expired: BAD,
+  rejected: BAD,
+  action_needed: BAD,
+  not_ready: BAD,
+  active: GOOD,
+  updated: GOOD,
+  failed: BAD,
+}
+
+/** A coloured word for an expiry, verification or readiness state. */
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge color={COLOURS[status] ?? NEUTRAL} variant="filled" data-status={status}>
+      {labelOf(status)}
+    </Badge>
+  )
+}
