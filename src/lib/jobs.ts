@@ -47,6 +47,7 @@ const SETTLES_JOBS = /id IN \(SELECT UNNEST\(\$2::uuid\[\]\)\)/
 export class Jobs {
   private readonly boss: PgBoss
   private readonly specs: QueueSpec[] = []
+  private readonly started = new Set<string>()
   private readonly timers: NodeJS.Timeout[] = []
   private readonly unsubscribes: (() => Promise<void>)[] = []
   private stopped = false
@@ -89,7 +90,11 @@ export class Jobs {
   async start(): Promise<void> {
     try {
       await this.boss.start()
-      for (const spec of this.specs) await this.startQueue(spec)
+      // After a failed start only the queues not yet started are started (no worker twice).
+      for (const spec of this.specs.filter((s) => !this.started.has(s.name))) {
+        await this.startQueue(spec)
+        this.started.add(spec.name)
+      }
     } catch (error) {
       if (this.stopped) return
       this.log.warn({ err: error }, 'job queue could not start; trying again')

@@ -14,7 +14,9 @@ export interface Claimed {
  * hold it (`locked_until`, a lease as long as a job may run). Null when it cannot be taken.
  */
 export async function claimDelivery(db: Db, deliveryId: string, attempt: number, leaseSeconds: number): Promise<Claimed | null> {
-  const { rows } = await sql<{ url: string; secret: string; active: boolean; event: Claimed['event'] & { occurred_at: string } }>`
+  // to_jsonb gives the event's timestamp as text.
+  type Row = Omit<Claimed, 'event'> & { event: Omit<Claimed['event'], 'occurred_at'> & { occurred_at: string } }
+  const { rows } = await sql<Row>`
     update webhook_deliveries d set locked_until = now() + make_interval(secs => ${leaseSeconds})
     from webhooks w, events e
     where d.id = ${deliveryId} and d.attempt = ${attempt} and d.status = 'pending'
