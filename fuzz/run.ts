@@ -120,7 +120,7 @@ async function main(): Promise<number> {
     }
     counts[plan.op].set(response.statusCode, (counts[plan.op].get(response.statusCode) ?? 0) + 1)
     const routed = routedOperation(operations, op, request.url)
-    const problem = checker.problem(routed, response)
+    const problem = checker.problem(routed, response, request.url)
     if (problem) {
       failure = { index, request, response, problem, logged: serverErrors.slice(logged) }
       return false
