@@ -31,8 +31,8 @@ export interface QueueSpec {
   batchSize?: number
   /** Queue a job at start and then this often. */
   everySeconds?: number
-  /** A LISTEN channel whose notifications queue a job (`send`) or wake this instance's worker (`wake`). */
-  onNotify?: { channel: string; action: 'send' | 'wake' }
+  /** A LISTEN channel whose notifications wake this instance's workers at once instead of at their next poll. */
+  wakeOn?: string
 }
 
 const RETRY_START_MS = 5000
@@ -131,15 +131,14 @@ export class Jobs {
       void send()
       this.timers.push(setInterval(send, spec.everySeconds * 1000).unref())
     }
-    if (spec.onNotify) {
+    if (spec.wakeOn) {
       const wake = () => {
         for (const id of workerIds) this.boss.notifyWorker(id)
       }
-      const act = spec.onNotify.action === 'send' ? send : wake
       this.unsubscribes.push(
         await this.database.subscribe(
-          spec.onNotify.channel,
-          () => void act(),
+          spec.wakeOn,
+          () => wake(),
           () => {},
         ),
       )

@@ -86,17 +86,6 @@ const statements = [
   $$`,
   `create trigger webhook_fan_out after insert on events
     referencing new table as new_events for each statement execute function webhook_fan_out()`,
-  // A document created or given a new expiry date gets its notice at once, not at the next sweep.
-  `create function expiry_dates_changed() returns trigger language plpgsql as $$
-  begin
-    perform pg_notify('expiry_dates', '');
-    return null;
-  end
-  $$`,
-  ...['identity_documents', 'certificates'].map(
-    (table) => `create trigger ${table}_expiry_changed after insert or update of expiry_date on ${table}
-      for each statement execute function expiry_dates_changed()`,
-  ),
 ]
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -104,10 +93,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['identity_documents', 'certificates']) {
-    await sql.raw(`drop trigger if exists ${table}_expiry_changed on ${table}`).execute(db)
-  }
-  await sql.raw('drop function if exists expiry_dates_changed()').execute(db)
   await sql.raw('drop trigger if exists webhook_fan_out on events').execute(db)
   await sql.raw('drop function if exists webhook_fan_out()').execute(db)
   await sql.raw('drop function if exists webhook_enqueue(uuid[], timestamptz)').execute(db)

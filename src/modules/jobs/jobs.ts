@@ -25,14 +25,15 @@ export function defineJobs(jobs: Jobs, { db, config, metrics }: { db: Db; config
     workers: DELIVERY_WORKERS,
     batchSize: DELIVERY_BATCH,
     // The fan-out trigger announces new deliveries: this instance's worker looks at once.
-    onNotify: { channel: 'webhook_deliveries', action: 'wake' },
+    wakeOn: 'webhook_deliveries',
   })
   jobs.define({
     name: 'expiry-sweep',
     policy: 'short',
     handler: async () => void (await sweepExpiryNotices(db, todayUtc())),
+    // At start and on the interval only (DECISIONS §11): a sweep reads every dated document of every
+    // organization, so one per write would cost a fleet-sized scan per document saved.
     everySeconds: config.expirySweepIntervalSeconds,
-    onNotify: { channel: 'expiry_dates', action: 'send' },
   })
   const days = config.auditRetentionDays
   if (days > 0) {
