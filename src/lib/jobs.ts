@@ -31,6 +31,8 @@ export interface QueueSpec {
   batchSize?: number
   /** Queue a job at start and then this often. */
   everySeconds?: number
+  /** How long a job may run before it counts as lost and runs again (default: the delivery timeout and a margin). */
+  expireInSeconds?: number
   /** A LISTEN channel whose notifications wake this instance's workers at once instead of at their next poll. */
   wakeOn?: string
 }
@@ -108,7 +110,7 @@ export class Jobs {
       policy: spec.policy ?? 'standard',
       retryLimit: 20,
       retryDelay: 5,
-      expireInSeconds: expireSeconds(this.tuning),
+      expireInSeconds: spec.expireInSeconds ?? expireSeconds(this.tuning),
     }
     await this.boss.createQueue(spec.name, options)
     await this.boss.updateQueue(spec.name, options)

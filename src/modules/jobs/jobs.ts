@@ -8,6 +8,9 @@ import { DELIVERY_QUEUE, deliveryHandler } from '../webhooks/delivery.js'
 import { deleteOldEvents } from './audit-retention.queries.js'
 
 const RETENTION_EVERY_SECONDS = 3600
+// A sweep or a retention pass reads the whole fleet; a first sweep of a large fleet announces tens of
+// thousands of notices. Given the delivery's 15 s it expired mid-run and started over, forever.
+const FLEET_JOB_EXPIRE_SECONDS = 1800
 // Up to 4 × 10 deliveries in flight per instance: a receiver may take up to the timeout, holding up its batch.
 const DELIVERY_WORKERS = 4
 const DELIVERY_BATCH = 10
@@ -34,6 +37,7 @@ export function defineJobs(jobs: Jobs, { db, config, metrics }: { db: Db; config
     // At start and on the interval only (DECISIONS §11): a sweep reads every dated document of every
     // organization, so one per write would cost a fleet-sized scan per document saved.
     everySeconds: config.expirySweepIntervalSeconds,
+    expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
   })
   const days = config.auditRetentionDays
   if (days > 0) {
@@ -42,6 +46,7 @@ export function defineJobs(jobs: Jobs, { db, config, metrics }: { db: Db; config
       policy: 'short',
       handler: async () => void (await deleteOldEvents(db, days)),
       everySeconds: RETENTION_EVERY_SECONDS,
+      expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
     })
   }
 }
