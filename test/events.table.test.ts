@@ -38,6 +38,22 @@ describe('the events table (DECISIONS §11)', () => {
     expect(await appendEvents(t.database.db, { orgId: org.id, actor: null, requestId: null }, [])).toEqual([])
   })
 
+  it("appends more events than one statement's 65,535 parameters allow (a fleet's first expiry sweep)", async () => {
+    const many = Array.from({ length: 12_000 }, (_, n) => ({
+      type: 'document.expired' as const,
+      target: { type: 'certificate', id: org.crew.id },
+      data: { n },
+    }))
+    const ids = await appendEvents(t.database.db, { orgId: org.id, actor: null, requestId: null }, many)
+    expect(new Set(ids).size).toBe(12_000)
+    const stored = await t.database.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('id', 'in', ids)
+      .executeTakeFirstOrThrow()
+    expect(Number(stored.n)).toBe(12_000)
+  })
+
   it('refuses UPDATE, DELETE and TRUNCATE, except in a transaction of the retention job', async () => {
     const [id] = await appendEvents(t.database.db, { orgId: org.id, actor: null, requestId: null }, [
       { type: 'organization.updated', target: { type: 'organization', id: org.id }, data: { changes: {} } },

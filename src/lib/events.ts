@@ -103,14 +103,22 @@ function eventRows(source: EventSource | Actor, events: readonly NewEvent[]) {
   }))
 }
 
+/** Nine parameters per event: 5,000 events stay well under PostgreSQL's limit of 65,535 per statement. */
+const EVENTS_PER_INSERT = 5000
+
 /**
- * Appends events in the caller's transaction (one INSERT whatever their number), so they are kept
+ * Appends events in the caller's transaction (one INSERT up to 5,000 of them), so they are kept
  * exactly when the change is. Returns their ids.
  */
 export async function appendEvents(db: Db | Transaction<DB>, source: EventSource | Actor, events: readonly NewEvent[]): Promise<string[]> {
-  if (events.length === 0) return []
   const rows = eventRows(source, events)
-  await db.insertInto('events').values(rows).execute()
+  // A statement takes at most 65,535 parameters: a fleet's first expiry sweep can append tens of thousands.
+  for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) {
+    await db
+      .insertInto('events')
+      .values(rows.slice(start, start + EVENTS_PER_INSERT))
+      .execute()
+  }
   return rows.map((row) => row.id)
 }
 
