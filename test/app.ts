@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import type { LightMyRequestResponse } from 'fastify'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { type App, buildApp } from '../src/app.js'
 import { type Config, loadConfig } from '../src/config.js'
-import { type Database, fromPglite, fromPostgres, pgliteOptions } from '../src/db/database.js'
+import { type Database, fromPglite, fromPostgres, migrateToLatest, pgliteOptions } from '../src/db/database.js'
 import type { JobTuning } from '../src/lib/jobs.js'
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789'
@@ -48,6 +49,32 @@ async function openWorkerDatabase(): Promise<Database> {
     ? fromPostgres(url, 5, 0)
     : fromPglite(await PGlite.create({ ...pgliteOptions(), loadDataDir: new Blob([await readFile(inject('pgliteImage'))]) }))
   return { ...database, close: async () => {} }
+}
+
+/**
+ * A migrated database of the caller's own, for tests whose background workers read every
+ * organization (jobs, sweeps): other files' rows and subscriptions must not reach them. Apps built
+ * on it leave it open; `dispose` closes it (and drops it on PostgreSQL).
+ */
+export async function privateDatabase(): Promise<{ database: Database; dispose: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL
+  if (!url) {
+    const own = fromPglite(await PGlite.create({ ...pgliteOptions(), loadDataDir: new Blob([await readFile(inject('pgliteImage'))]) }))
+    return { database: { ...own, close: async () => {} }, dispose: () => own.close() }
+  }
+  const server = fromPostgres(url, 1)
+  const name = `${new URL(url).pathname.slice(1)}_own_${process.pid}_${Date.now()}`
+  await sql`create database ${sql.id(name)}`.execute(server.db)
+  const ownUrl = new URL(url)
+  ownUrl.pathname = `/${name}`
+  const own = fromPostgres(ownUrl.toString(), 5, 0)
+  await migrateToLatest(own.db)
+  const dispose = async () => {
+    await own.close()
+    await sql`drop database if exists ${sql.id(name)} with (force)`.execute(server.db)
+    await server.close()
+  }
+  return { database: { ...own, close: async () => {} }, dispose }
 }
 
 /** An app of its own, on the worker's database (or `database`); close it when done. */

@@ -2,7 +2,7 @@ import { type KyselyPlugin, sql } from 'kysely'
 import { Webhook } from 'standardwebhooks'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, client, type TestApp, testDatabase } from '../../../test/app.js'
+import { buildTestApp, client, privateDatabase, type TestApp } from '../../../test/app.js'
 import { createOrg, type TestOrg } from '../../../test/factories.js'
 import { type Received, type Receiver, startReceiver } from '../../../test/webhook-receiver.js'
 import type { Database } from '../../db/database.js'
@@ -23,6 +23,16 @@ beforeAll(async () => {
   receiver = await startReceiver()
 })
 afterAll(() => receiver.close())
+
+// The file's own database: its workers and sweeps read every organization, so other files' rows and
+// subscriptions (receivers long gone, hosts that do not resolve) must not reach them.
+let own: Awaited<ReturnType<typeof privateDatabase>>
+beforeAll(async () => {
+  own = await privateDatabase()
+})
+afterAll(() => own.dispose())
+const appOn = (overrides?: Record<string, string>, options: Parameters<typeof buildTestApp>[1] = {}) =>
+  buildTestApp(overrides, { database: own.database, ...options })
 
 const byPath = (path: string) => (r: Received) => r.path === path
 
@@ -55,7 +65,7 @@ describe('webhook delivery', () => {
   let t: TestApp
   let org: TestOrg
   beforeAll(async () => {
-    t = await buildTestApp(WORKING, { jobs: FAST })
+    t = await appOn(WORKING, { jobs: FAST })
     org = await createOrg(t.app, t.database.db)
   })
   afterAll(() => t.app.close())
@@ -232,7 +242,7 @@ function crashable(database: Database, crash: { now: boolean }): Database {
 describe('delivery across instances and crashes', () => {
   it('sends again, and records, a delivery whose worker died between sending and recording', { timeout: 90_000 }, async () => {
     const crash = { now: false }
-    const dying = await buildTestApp(WORKING, { jobs: FAST, database: crashable(await testDatabase(), crash) })
+    const dying = await appOn(WORKING, { jobs: FAST, database: crashable(own.database, crash) })
     const org = await createOrg(dying.app, dying.database.db)
     const hook = await subscribe(org, '/crash', ['ship.*'])
     receiver.onRequest((r) => {
@@ -240,7 +250,7 @@ describe('delivery across instances and crashes', () => {
     })
     const [eventId] = await emit(dying, org, 'ship.created')
     await receiver.waitFor(byPath('/crash'))
-    const survivor = await buildTestApp(WORKING, { jobs: FAST })
+    const survivor = await appOn(WORKING, { jobs: FAST })
     try {
       const got = await receiver.waitFor(byPath('/crash'), 2)
       expect(got.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId])
@@ -254,7 +264,7 @@ describe('delivery across instances and crashes', () => {
   })
 
   it('never has two instances send one delivery at the same time', { timeout: 90_000 }, async () => {
-    const apps = [await buildTestApp(WORKING, { jobs: FAST }), await buildTestApp(WORKING, { jobs: FAST })]
+    const apps = [await appOn(WORKING, { jobs: FAST }), await appOn(WORKING, { jobs: FAST })]
     try {
       const org = await createOrg(apps[0].app, apps[0].database.db)
       receiver.at('/pair', { status: 200, delayMs: 150 })
@@ -286,8 +296,8 @@ describe('expiry notices', () => {
   it('announces each threshold once per expiry date, across sweeps, instances and restarts', { timeout: 90_000 }, async () => {
     const expiry = { ...WORKING, EXPIRY_SWEEP_INTERVAL_SECONDS: '1' }
     // Requests go to an instance that works no jobs, so the workers can restart under them.
-    const plain = await buildTestApp({ ...WORKING, RUN_JOBS: '0' })
-    let apps = [await buildTestApp(expiry, { jobs: FAST }), await buildTestApp(expiry, { jobs: FAST })]
+    const plain = await appOn({ ...WORKING, RUN_JOBS: '0' })
+    let apps = [await appOn(expiry, { jobs: FAST }), await appOn(expiry, { jobs: FAST })]
     const org = await createOrg(plain.app, plain.database.db)
     const hook = await subscribe(org, '/expiry', ['document.*'])
     const today = todayUtc()
@@ -320,7 +330,7 @@ describe('expiry notices', () => {
 
     // A restart sweeps again at start and finds nothing new.
     await Promise.all(apps.map((a) => a.app.close()))
-    apps = [await buildTestApp(expiry, { jobs: FAST })]
+    apps = [await appOn(expiry, { jobs: FAST })]
     try {
       await sweeps(3)
       expect(notices()).toEqual(expected)
@@ -347,7 +357,7 @@ describe('expiry notices', () => {
 
 describe('audit retention', () => {
   it('deletes the events older than AUDIT_RETENTION_DAYS, which nothing else may change or delete', { timeout: 60_000 }, async () => {
-    const plain = await buildTestApp()
+    const plain = await appOn()
     const { db } = plain.database
     try {
       const org = await createOrg(plain.app, db)
@@ -364,7 +374,7 @@ describe('audit retention', () => {
         await sql`select set_config('seaworthy.audit_retention', 'on', true)`.execute(trx)
         await sql`update events set occurred_at = now() - interval '3 days' where id = ${old}`.execute(trx)
       })
-      const retaining = await buildTestApp({ ...WORKING, AUDIT_RETENTION_DAYS: '2' }, { jobs: FAST })
+      const retaining = await appOn({ ...WORKING, AUDIT_RETENTION_DAYS: '2' }, { jobs: FAST })
       try {
         for (;;) {
           const left = await db.selectFrom('events').select('id').where('id', 'in', [old, recent]).execute()
