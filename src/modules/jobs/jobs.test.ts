@@ -322,7 +322,19 @@ describe('expiry notices', () => {
       ['document.expiring', passport, 30, addDays(today, 20)],
     ].sort()
     await receiver.waitFor(byPath('/expiry'), 3)
-    const sweeps = async (n: number) => new Promise((resolve) => setTimeout(resolve, n * 1000))
+    // Waits until n more sweeps have completed (on this file's own database), however slow the machine.
+    const completedSweeps = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`select count(*) as n from pgboss.job where name = 'expiry-sweep' and state = 'completed'`.execute(
+            own.database.db,
+          )
+        ).rows[0].n,
+      )
+    const sweeps = async (n: number) => {
+      const target = (await completedSweeps()) + n
+      while ((await completedSweeps()) < target) await new Promise((resolve) => setTimeout(resolve, 200))
+    }
     await sweeps(3)
     expect(notices()).toEqual(expected)
     const [first] = receiver.received.filter(byPath('/expiry')).map((r) => JSON.parse(r.body))
