@@ -1,82 +1,29 @@
-import type { KyselyPlugin } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type App, buildApp } from '../src/app.js'
-import type { Database, Db } from '../src/db/database.js'
+import type { Db } from '../src/db/database.js'
 import { createShip } from '../src/modules/assignments/assignments.fixtures.js'
 import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
-import { testConfig, testDatabase } from './app.js'
 import { createOrg, insertCourse, type TestOrg } from './factories.js'
+import { type StatementCounter, statementCounter } from './statement-counter.js'
 
-// What each hot request costs the database in round trips: the statements it executes (counted as
-// their results arrive, so statements compiled once count on every run), and the transactions it
-// opens (each adds a BEGIN and a COMMIT). Callers are cached after their first request.
-let statements = 0
-let transactions = 0
-const counter: KyselyPlugin = {
-  transformQuery: ({ node }) => node,
-  transformResult: async ({ result }) => {
-    statements++
-    return result
-  },
-}
-
-/** The app's Kysely, counting statements and the transactions it opens. */
-function counted(db: Db): Db {
-  const withCounter = db.withPlugin(counter)
-  return new Proxy(withCounter, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target)
-      if (property === 'transaction') {
-        return () => {
-          transactions++
-          return target.transaction()
-        }
-      }
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
-}
-
-let app: App
+let counter: StatementCounter
 let db: Db
 let org: TestOrg
 beforeAll(async () => {
-  const database = await testDatabase()
-  db = database.db
-  // Announcements taken as received from the start, so the caller cache works at once on both
-  // engines (on PostgreSQL the LISTEN connection would otherwise come up at its own pace); the test
-  // changes no caller.
-  const subscribe: Database['subscribe'] = async (_channel, _onMessage, live) => {
-    live(true)
-    return async () => {}
-  }
-  app = await buildApp({ config: testConfig(), database: { ...database, db: counted(database.db), subscribe }, logger: false })
-  await app.ready()
-  org = await createOrg(app, db)
-  // Every caller's first request looks the caller up; later ones find it cached.
-  await Promise.all([org.admin, org.crew].map((user) => user.api.get('/api/v1/users/me')))
+  counter = await statementCounter()
+  ;({ db, org } = counter)
 })
-afterAll(() => app.close())
+afterAll(() => counter.app.close())
 
-/** The events of one target, oldest first. */
-const eventsOf = (targetId: string) =>
-  db.selectFrom('events').select(['type', 'data']).where('target_id', '=', targetId).orderBy('occurred_at').orderBy('id').execute()
-
-async function cost(send: () => Promise<{ status: number }>, status: number) {
-  statements = 0
-  transactions = 0
-  const res = await send()
-  expect(res.status).toBe(status)
-  return { statements, transactions }
-}
+const cost: StatementCounter['cost'] = (send, status) => counter.cost(send, status)
+const eventsOf = (targetId: string) => counter.eventsOf(targetId)
 
 describe('round trips of the hot requests', () => {
   it('creating an identity document is one statement, without a transaction', async () => {
     const path = `/api/v1/crew/users/${org.crew.id}/identity-documents`
-    statements = 0
+    counter.reset()
     const created = await org.admin.api.post(path, { documentType: 'passport', documentNumber: 'P1' })
-    expect([created.status, statements, transactions]).toEqual([201, 1, 0])
+    expect([created.status, counter.statements, counter.transactions]).toEqual([201, 1, 0])
     // The document, its pending verification and the verification's first event, all from that statement.
     const stored = await db
       .selectFrom('identity_documents as d')
@@ -100,12 +47,12 @@ describe('round trips of the hot requests', () => {
 
     // The existence check and the upload reference are conditions of the statement: a user of another
     // organization is still a 404, an upload that is not there a 422, and nothing is written.
-    const other = await createOrg(app, db)
+    const other = await createOrg(counter.app, db)
     const otherPath = `/api/v1/crew/users/${other.crew.id}/identity-documents`
     expect(await cost(() => org.admin.api.post(otherPath, { documentType: 'passport' }), 404)).toEqual({ statements: 1, transactions: 0 })
-    statements = 0
+    counter.reset()
     const badUpload = await org.admin.api.post(path, { documentType: 'passport', uploadId: uuidv7() })
-    expect([badUpload.status, badUpload.body, statements]).toEqual([
+    expect([badUpload.status, badUpload.body, counter.statements]).toEqual([
       422,
       { detail: [{ loc: ['body', 'uploadId'], msg: 'Upload not found or not ready to be referenced', type: 'value_error' }] },
       1,
