@@ -1,6 +1,8 @@
 // CPU per request: a steadier figure than req/s on a shared machine. Both sides are read from
 // /proc/<pid>/stat (utime + stime, in clock ticks): the server process with its cluster workers, and
-// the PostgreSQL backends connected to the bench database.
+// the PostgreSQL backends connected to the bench database. Next to it, the MultiXacts PostgreSQL
+// created per request: one appears whenever a second transaction share-locks a row another holds,
+// which is what foreign-key checks on a hot parent row (an organization, an admin) cause.
 import { readdirSync, readFileSync } from 'node:fs'
 import type pg from 'pg'
 
@@ -66,16 +68,35 @@ async function backends(client: pg.Client): Promise<number[]> {
 export interface CpuPerRequest {
   serverUs: number
   postgresUs: number
+  /** Undefined when the bench role may not CHECKPOINT (the counter is read from the control file). */
+  multixacts?: number
+}
+
+/** The next MultiXact id, as of a checkpoint forced now. */
+async function nextMultixact(client: pg.Client): Promise<number | undefined> {
+  try {
+    await client.query('checkpoint')
+    const { rows } = await client.query<{ id: string }>('select next_multixact_id::text as id from pg_control_checkpoint()')
+    return Number(rows[0].id)
+  } catch {
+    return undefined
+  }
 }
 
 /** Starts measuring; the returned function ends it and divides by the requests served meanwhile. */
 export async function measureCpu(serverPid: number, client: pg.Client): Promise<(requests: number) => Promise<CpuPerRequest>> {
+  const multixactsBefore = await nextMultixact(client)
   const server = sample(processTree(serverPid))
   const postgres = sample(await backends(client))
   return async (requests) => {
     const serverAfter = sample(processTree(serverPid))
     const postgresAfter = sample(await backends(client))
+    const multixactsAfter = await nextMultixact(client)
     const per = (us: number) => Math.round(us / Math.max(requests, 1))
-    return { serverUs: per(spentUs(server, serverAfter)), postgresUs: per(spentUs(postgres, postgresAfter)) }
+    const multixacts =
+      multixactsBefore === undefined || multixactsAfter === undefined
+        ? undefined
+        : Math.round((100 * (multixactsAfter - multixactsBefore)) / Math.max(requests, 1)) / 100
+    return { serverUs: per(spentUs(server, serverAfter)), postgresUs: per(spentUs(postgres, postgresAfter)), multixacts }
   }
 }

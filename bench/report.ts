@@ -103,14 +103,14 @@ function statusSummary(row: Row): string {
 export function renderTable(rows: Row[]): string {
   const baseline = rows.find((row) => row.name === 'baseline')?.result?.rps
   const lines = [
-    '| scenario | req/s | % of baseline | p50 ms | p99 ms | server CPU µs/req | PostgreSQL CPU µs/req | errors | non-2xx | peak RSS MB | responses |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+    '| scenario | req/s | % of baseline | p50 ms | p99 ms | server CPU µs/req | PostgreSQL CPU µs/req | MultiXacts/req | errors | non-2xx | peak RSS MB | responses |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
   ]
   for (const row of rows) {
     const r = row.result
     const share = r && baseline ? `${fmt((100 * r.rps) / baseline, 1)} %` : '–'
-    const cpu = row.cpu ? [row.cpu.serverUs, row.cpu.postgresUs] : ['–', '–']
-    const cells = r ? [fmt(r.rps), share, r.p50, r.p99, ...cpu, r.errors, r.non2xx] : ['–', '–', '–', '–', '–', '–', '–', '–']
+    const cpu = row.cpu ? [row.cpu.serverUs, row.cpu.postgresUs, row.cpu.multixacts ?? '–'] : ['–', '–', '–']
+    const cells = r ? [fmt(r.rps), share, r.p50, r.p99, ...cpu, r.errors, r.non2xx] : Array(9).fill('–')
     lines.push(`| ${row.title} | ${cells.join(' | ')} | ${row.rssMb} | ${statusSummary(row)} |`)
   }
   return lines.join('\n')

@@ -57,7 +57,7 @@ async function runScenario(server: Server, postgres: pg.Client, headers: Record<
   row.cpu = await cpu(row.result.requests)
   const r = row.result
   console.log(
-    `  ${scenario.name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  CPU/request: server ${row.cpu.serverUs} µs, PostgreSQL ${row.cpu.postgresUs} µs`,
+    `  ${scenario.name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  CPU/request: server ${row.cpu.serverUs} µs, PostgreSQL ${row.cpu.postgresUs} µs, MultiXacts/request ${row.cpu.multixacts ?? '–'}`,
   )
   return row
 }

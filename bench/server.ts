@@ -75,6 +75,9 @@ export async function startServer(databaseUrl: string, jwtSecret: string, entry:
       SEAWORTHY_JWT_SECRET: jwtSecret,
       HOST: '127.0.0.1',
       PORT: String(port),
+      // autocannon ignores `Connection: close` and keeps sending on the socket, which Node then answers
+      // 503: the per-socket limit (a real client reconnects) would show up as failures of the load tool.
+      MAX_REQUESTS_PER_SOCKET: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

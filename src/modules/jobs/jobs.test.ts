@@ -339,6 +339,10 @@ describe('expiry notices', () => {
     expect(notices()).toEqual(expected)
     const [first] = receiver.received.filter(byPath('/expiry')).map((r) => JSON.parse(r.body))
     expect(first).toMatchObject({ actor: null, requestId: null, organizationId: org.id })
+    // The sweep's event ids are made in the database, time-ordered (version 7) like the service's own.
+    expect(first.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    const idTime = Number.parseInt(first.id.replaceAll('-', '').slice(0, 12), 16)
+    expect(Math.abs(idTime - Date.parse(first.occurredAt))).toBeLessThan(1000)
 
     // A restart sweeps again at start and finds nothing new.
     await Promise.all(apps.map((a) => a.app.close()))
