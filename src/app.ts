@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     oidc: createOidc(config.sso),
     metrics,
   })
-  await registerConsole(app)
+  await registerConsole(app, { fileOrigin: await storage.fileOrigin() })
   const jobs = new Jobs(database, config.runJobs, { ...DEFAULT_TUNING, ...deps.jobs }, app.log)
   defineJobs(jobs, { db: database.db, config, metrics })
   metrics.jobQueueDepthFrom(() => jobs.depth())

@@ -5,7 +5,9 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerConsole } from '../src/lib/console.js'
 import { registerSecurityHeaders } from '../src/lib/security-headers.js'
-import { useTestApp } from './app.js'
+import { s3Storage } from '../src/lib/storage-s3.js'
+import { buildTestApp, useTestApp } from './app.js'
+import { S3RVER_CREDENTIALS, startS3 } from './s3.js'
 
 // The console's files as the service serves them, from a stand-in build (the real one is made by
 // `npm run build:console` and tested in a browser by test-browser/).
@@ -13,12 +15,20 @@ import { useTestApp } from './app.js'
 const INDEX = '<!doctype html><title>console</title><script type="module" src="/console/assets/app-1a2b.js"></script>'
 const SCRIPT = 'console.log("console")'
 
-async function consoleApp(root: string): Promise<FastifyInstance> {
+async function consoleApp(root: string, fileOrigin: string | null = null): Promise<FastifyInstance> {
   const app = Fastify({ routerOptions: { ignoreTrailingSlash: true } })
   await registerSecurityHeaders(app)
-  await registerConsole(app, root)
+  await registerConsole(app, { root, fileOrigin })
   return app
 }
+
+/** The sources one directive of a policy allows. */
+const sources = (csp: string, directive: string) =>
+  csp
+    .split('; ')
+    .find((part) => part.startsWith(`${directive} `))
+    ?.split(' ')
+    .slice(1)
 
 function builtConsole(): string {
   const root = mkdtempSync(join(tmpdir(), 'seaworthy-console-'))
@@ -65,6 +75,38 @@ describe('the console', () => {
   it('says how to build it when it is not built', async () => {
     const reply = await unbuilt.inject({ url: '/console/review' })
     expect([reply.statusCode, reply.body]).toEqual([404, 'The console is not built: run `npm run build:console`.'])
+  })
+
+  it('lets the review previews load files from the storage origin when that is not the service (S3)', async () => {
+    const app = await consoleApp(builtConsole(), 'https://crew-files.s3.eu-west-1.amazonaws.com')
+    const csp = String((await app.inject({ url: '/console/review' })).headers['content-security-policy'])
+    await app.close()
+    expect(sources(csp, 'img-src')).toEqual(["'self'", 'data:', 'blob:', 'https://crew-files.s3.eu-west-1.amazonaws.com'])
+    expect(sources(csp, 'connect-src')).toEqual(["'self'", 'https://crew-files.s3.eu-west-1.amazonaws.com'])
+    expect(sources(csp, 'script-src')).toEqual(["'self'"])
+    const own = String((await built.inject({ url: '/console/review' })).headers['content-security-policy'])
+    expect([sources(own, 'img-src'), sources(own, 'connect-src')]).toEqual([["'self'", 'data:', 'blob:'], ["'self'"]])
+  })
+
+  it('takes the storage origin from where S3 links point: the endpoint path-style, the bucket host otherwise', async () => {
+    const bucket = { bucket: 'crew-files', region: 'eu-west-1', credentials: S3RVER_CREDENTIALS }
+    const origin = (endpoint: string | undefined, forcePathStyle: boolean) => s3Storage({ ...bucket, endpoint, forcePathStyle }).fileOrigin()
+    expect(await origin('http://127.0.0.1:9000', true)).toBe('http://127.0.0.1:9000')
+    expect(await origin(undefined, false)).toBe('https://crew-files.s3.eu-west-1.amazonaws.com')
+    expect(await origin('https://storage.example.com', false)).toBe('https://crew-files.storage.example.com')
+  })
+
+  it('in a service on S3, allows the bucket in its policy', async () => {
+    const s3 = await startS3()
+    const t = await buildTestApp(s3.env)
+    try {
+      const csp = String((await t.app.inject({ url: '/console/review' })).headers['content-security-policy'])
+      expect(sources(csp, 'img-src')).toContain(s3.endpoint)
+      expect(sources(csp, 'connect-src')).toContain(s3.endpoint)
+    } finally {
+      await t.app.close()
+      await s3.close()
+    }
   })
 
   describe('in the service', () => {

@@ -9,21 +9,25 @@ import { packageDirectorySync } from 'package-directory'
  * The console's own policy. Scripts stay same-origin only; Mantine sets its theme and layout through
  * style attributes and one <style> element, which only 'unsafe-inline' for styles allows. The API keeps
  * the stricter policy of security-headers.ts. blob: lets pdf.js hand its drawn fonts to the canvas.
+ * `fileOrigin` (an S3 bucket's host) is where the review previews load images and PDFs from.
  */
-const CONSOLE_CSP = [
-  "default-src 'self'",
-  "base-uri 'self'",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "img-src 'self' data: blob:",
-  "object-src 'none'",
-  "script-src 'self'",
-  "script-src-attr 'none'",
-  "style-src 'self' 'unsafe-inline'",
-  "worker-src 'self' blob:",
-].join('; ')
+function consolePolicy(fileOrigin: string | null): string {
+  const files = fileOrigin ? ` ${fileOrigin}` : ''
+  return [
+    "default-src 'self'",
+    "base-uri 'self'",
+    `connect-src 'self'${files}`,
+    "font-src 'self' data:",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    `img-src 'self' data: blob:${files}`,
+    "object-src 'none'",
+    "script-src 'self'",
+    "script-src-attr 'none'",
+    "style-src 'self' 'unsafe-inline'",
+    "worker-src 'self' blob:",
+  ].join('; ')
+}
 
 /** Where `npm run build:console` puts the built files: dist/console at the package root (from src/ or dist/src/). */
 export function consoleDirectory(): string {
@@ -36,11 +40,15 @@ export function consoleDirectory(): string {
  * Serves the office console at /console: the built files, and index.html for every other path under it
  * (the console's own router reads the path). Left out of the OpenAPI document: it is not the API.
  */
-export async function registerConsole(app: FastifyInstance, root = consoleDirectory()): Promise<void> {
+export async function registerConsole(
+  app: FastifyInstance,
+  { root = consoleDirectory(), fileOrigin = null }: { root?: string; fileOrigin?: string | null } = {},
+): Promise<void> {
+  const policy = consolePolicy(fileOrigin)
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', async (_request, reply) => {
-        reply.header('content-security-policy', CONSOLE_CSP)
+        reply.header('content-security-policy', policy)
       })
       if (!existsSync(join(root, 'index.html'))) {
         scope.get('/*', { schema: { hide: true } }, async (_request, reply) =>

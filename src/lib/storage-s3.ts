@@ -82,6 +82,11 @@ export function s3Storage(s3: S3Config): Storage {
       return { url, fields }
     },
 
+    // Signing is local: a link to any key shows where the SDK points links (path-style, virtual-hosted, endpoint).
+    async fileOrigin() {
+      return new URL(await getSignedUrl(client, new GetObjectCommand({ Bucket, Key: 'origin' }), { expiresIn: 60 })).origin
+    },
+
     presignGet(key, rules) {
       const command = new GetObjectCommand({
         Bucket,

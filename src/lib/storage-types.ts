@@ -37,6 +37,11 @@ export interface Storage {
   presignPost(key: string, rules: PostRules): Promise<PresignedPost>
   /** A signed URL that downloads `key` until it expires. */
   presignGet(key: string, rules: DownloadRules): Promise<string>
+  /**
+   * The origin the signed links point to when it is not the service's own (an S3 bucket's host): the
+   * console's CSP lets its previews load from there. Null for the embedded store.
+   */
+  fileOrigin(): Promise<string | null>
   /** Whether the store can be reached (for /readyz). */
   ready(): Promise<boolean>
 }

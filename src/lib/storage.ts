@@ -143,6 +143,8 @@ export function localStorage(root: string, signing: EmbeddedSigning): LocalStora
     remove: (key) => rm(pathOf(key), { force: true }),
     presignPost: async (key, rules) => signing.presignPost(key, rules),
     presignGet: async (key, rules) => signing.presignGet(key, rules),
+    // Links point to the service itself.
+    fileOrigin: async () => null,
     // The data directory is this process's own disk: nothing to reach.
     ready: async () => true,
   }
