@@ -257,3 +257,22 @@ export function changesSql(fields: Record<string, [Expression<unknown>, Expressi
   )
   return sql<unknown>`jsonb_strip_nulls(jsonb_build_object(${sql.join(pairs)}))`
 }
+
+/** The rows of `eventsInsert` for a create or delete: per row of the CTE `from`, its wire shape (`wire`: field → SQL over `from`). */
+export function objectRows(from: string, wire: Record<string, Expression<unknown>>) {
+  const pairs = Object.entries(wire).map(([field, value]) => sql`${field}::text, ${value}`)
+  return sql<{ target_id: string; data: unknown }>`select ${sql.ref(`${from}.id`)} as target_id, jsonb_build_object(${sql.join(pairs)}) as data
+    from ${sql.table(from)}`
+}
+
+/**
+ * The rows of `eventsInsert` for an update from the CTE `o` (the row before) to `a` (after): its
+ * `data.changes` over the wire fields `wire` gives as SQL over an alias; none when nothing changed.
+ */
+export function updatedRows(wire: (alias: string) => Record<string, Expression<unknown>>) {
+  const [before, after] = [wire('o'), wire('a')]
+  const fields = Object.keys(after).filter((field) => field !== 'updatedAt' && field !== 'updated_at')
+  const changes = changesSql(Object.fromEntries(fields.map((field) => [field, [before[field], after[field]]])))
+  return sql<{ target_id: string; data: unknown }>`select a.id as target_id, jsonb_build_object('changes', c.changes) as data
+    from a join o on o.id = a.id cross join lateral (select ${changes} as changes) c where c.changes <> '{}'::jsonb`
+}
