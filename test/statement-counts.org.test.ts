@@ -68,3 +68,51 @@ describe('ships', () => {
     expect([copies, copyEvents]).toEqual([[], []])
   })
 })
+
+describe('assignments', () => {
+  const assignments = '/api/v1/assignments/'
+  const newShip = async () => (await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Four', imoNumber: nextImo() })).body
+
+  it('create is one statement, checking the user and the ship and writing its event', async () => {
+    const ship = await newShip()
+    const user = await org.addUser('crew')
+    counter.reset()
+    const created = await org.admin.api.post(assignments, { userId: user.id, shipId: ship.id, role: 'Cook', startDate: '2026-03-01' })
+    expect([created.status, counter.statements, counter.transactions]).toEqual([201, 1, 0])
+    expect(created.body).toMatchObject({ userEmail: user.email, shipName: 'MV Four', startDate: '2026-03-01', isActive: true })
+    expect(await eventsOf(created.body.id)).toEqual([{ type: 'assignment.created', data: created.body }])
+    // A second active assignment on the ship: the unique index refuses the statement.
+    expect(await cost(() => org.admin.api.post(assignments, { userId: user.id, shipId: ship.id, role: 'Cook' }), 409)).toEqual(REFUSED)
+  })
+
+  it("another organization's user or ship, and dates out of order, are refused by that statement, writing nothing", async () => {
+    const ship = await newShip()
+    const theirs = (await other.admin.api.post('/api/v1/shared/ships', { name: 'MV Theirs', imoNumber: nextImo() })).body
+    counter.reset()
+    const refused = await org.admin.api.post(assignments, {
+      userId: other.crew.id,
+      shipId: theirs.id,
+      role: 'Cook',
+      startDate: '2026-03-01',
+      endDate: '2026-02-01',
+    })
+    expect([refused.status, refused.body, counter.statements, counter.transactions]).toEqual([
+      422,
+      {
+        detail: [
+          { loc: ['body', 'endDate'], msg: 'endDate must not be before startDate', type: 'value_error' },
+          { loc: ['body', 'userId'], msg: 'User not found', type: 'value_error' },
+          { loc: ['body', 'shipId'], msg: 'Ship not found', type: 'value_error' },
+        ],
+      },
+      1,
+      0,
+    ])
+    // Dates out of order alone: the user and the ship are found, nothing is inserted.
+    const body = { userId: org.crew.id, shipId: ship.id, role: 'Cook', startDate: '2026-03-01', dueDate: '2026-02-01' }
+    expect(await cost(() => org.admin.api.post(assignments, body), 422)).toEqual(ONE)
+    const written = await db.selectFrom('assignments').select('id').where('ship_id', 'in', [ship.id, theirs.id]).execute()
+    const events = await db.selectFrom('events').select('id').where(sql`data->>'shipId'`, 'in', [ship.id, theirs.id]).execute()
+    expect([written, events]).toEqual([[], []])
+  })
+})

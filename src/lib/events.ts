@@ -258,11 +258,14 @@ export function changesSql(fields: Record<string, [Expression<unknown>, Expressi
   return sql<unknown>`jsonb_strip_nulls(jsonb_build_object(${sql.join(pairs)}))`
 }
 
-/** The rows of `eventsInsert` for a create or delete: per row of the CTE `from`, its wire shape (`wire`: field → SQL over `from`). */
-export function objectRows(from: string, wire: Record<string, Expression<unknown>>) {
+/**
+ * The rows of `eventsInsert` for a create or delete: per row of `from` (a CTE's name, or a join of
+ * several), its wire shape (`wire`: field → SQL over `from`, `id` among them).
+ */
+export function objectRows(wire: { id: Expression<unknown> } & Record<string, Expression<unknown>>, from: string | RawBuilder<unknown>) {
   const pairs = Object.entries(wire).map(([field, value]) => sql`${field}::text, ${value}`)
-  return sql<{ target_id: string; data: unknown }>`select ${sql.ref(`${from}.id`)} as target_id, jsonb_build_object(${sql.join(pairs)}) as data
-    from ${sql.table(from)}`
+  return sql<{ target_id: string; data: unknown }>`select ${wire.id} as target_id, jsonb_build_object(${sql.join(pairs)}) as data
+    from ${typeof from === 'string' ? sql.table(from) : from}`
 }
 
 /**

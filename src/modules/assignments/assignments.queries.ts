@@ -6,7 +6,7 @@ import type { Actor } from '../../lib/access.js'
 import { todayUtcSql } from '../../lib/dates.js'
 import { isUniqueViolation } from '../../lib/db-errors.js'
 import { conflict } from '../../lib/errors.js'
-import { changesSql, type EventSource, eventsInsert } from '../../lib/events.js'
+import { changesSql, type EventSource, eventsInsert, objectRows } from '../../lib/events.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import { type Assignment, type AssignmentListQuery, splitIds } from './assignments.schemas.js'
@@ -162,19 +162,87 @@ export interface AssignmentColumns {
   end_date?: string | null
 }
 
+/** An assignment in its wire shape as SQL over `a`, `u` and `s`, for the events the statements below write. */
+const assignmentWire = (alias: string) => ({
+  id: sql.ref(`${alias}.id`),
+  userId: sql.ref(`${alias}.user_id`),
+  userName: userName,
+  userEmail: sql.ref('u.email'),
+  shipId: sql.ref(`${alias}.ship_id`),
+  shipName: sql.ref('s.name'),
+  shipImoNumber: sql.ref('s.imo_number'),
+  role: sql.ref(`${alias}.role`),
+  startDate: sql.ref(`${alias}.start_date`),
+  dueDate: sql.ref(`${alias}.due_date`),
+  endDate: sql.ref(`${alias}.end_date`),
+  isActive: activeOn(alias),
+})
+
+export interface CreateOutcome {
+  userFound: boolean
+  shipFound: boolean
+  /** Undefined when refused: the user or the ship is not the organization's, or `valid` was false. */
+  row?: AssignmentRow
+}
+
+/**
+ * Creates the assignment and its `assignment.created` event in ONE statement: the user and the ship
+ * are conditions of the insert and are reported found or not even when `valid` (the request's own
+ * checks) is false, so one 422 lists every issue. The ship is locked like the bulk create locks it:
+ * creations on one ship take turns.
+ */
 export async function insertAssignment(
   db: Db,
-  orgId: string,
+  source: EventSource | Actor,
   values: AssignmentColumns & { user_id: string; ship_id: string; role: string },
-): Promise<string> {
-  const id = uuidv7()
-  await oneActivePerShip(
+  valid: boolean,
+): Promise<CreateOutcome> {
+  const { orgId } = source
+  const columns = { ...values, id: uuidv7(), organization_id: orgId }
+  const names = Object.keys(columns) as (keyof typeof columns)[]
+  const row = await oneActivePerShip(
     db
-      .insertInto('assignments')
-      .values({ id, organization_id: orgId, ...values })
-      .execute(),
+      .with('u', (qc) =>
+        qc
+          .selectFrom('users')
+          .select(['id', 'first_name', 'last_name', 'email'])
+          .where('organization_id', '=', orgId)
+          .where('id', '=', values.user_id),
+      )
+      .with('s', (qc) =>
+        qc
+          .selectFrom('ships')
+          .select(['id', 'name', 'imo_number'])
+          .where('organization_id', '=', orgId)
+          .where('id', '=', values.ship_id)
+          .forUpdate(),
+      )
+      .with('a', (qc) =>
+        qc
+          .insertInto('assignments')
+          .columns(names)
+          .expression((eb) =>
+            eb
+              .selectFrom(['u', 's'])
+              .select(names.map((name) => eb.val(columns[name]).as(name)))
+              .$if(!valid, (qb) => qb.where(sql<boolean>`false`)),
+          )
+          .returningAll(),
+      )
+      .with('audit', (qc) =>
+        eventsInsert(qc, source, 'assignment.created', 'assignment', objectRows(assignmentWire('a'), sql`a cross join u cross join s`), 1),
+      )
+      .selectFrom('u')
+      .fullJoin('s', (join) => join.onTrue())
+      .leftJoin('a', (join) => join.onTrue())
+      .select([...rowColumns, 'u.id as found_user', 's.id as found_ship'])
+      .executeTakeFirst(),
   )
-  return id
+  return {
+    userFound: row?.found_user != null,
+    shipFound: row?.found_ship != null,
+    row: row?.id == null ? undefined : (row as AssignmentRow),
+  }
 }
 
 /** The stored dates, locked until the transaction ends so a concurrent change cannot slip past the date rules. */

@@ -3,38 +3,17 @@ import type { Actor } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList, notFound } from '../../lib/errors.js'
-import { objectEvent, withEvents } from '../../lib/events.js'
-import {
-  type AssignmentRow,
-  findAssignment,
-  insertAssignment,
-  lockAssignment,
-  lockShip,
-  toAssignment,
-  updateAssignment,
-  usersOfOrg,
-} from './assignments.queries.js'
+import { type AssignmentRow, findAssignment, insertAssignment, lockAssignment, updateAssignment } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type AssignmentCreate, type AssignmentUpdate } from './assignments.schemas.js'
 
 export async function createAssignment(db: Db, actor: Actor, body: AssignmentCreate): Promise<AssignmentRow> {
-  const { orgId } = actor
   const issues = checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body)
-  return withEvents(db, actor, async (trx, events) => {
-    const shipFound = await lockShip(trx, orgId, body.shipId)
-    const users = await usersOfOrg(trx, orgId, [body.userId])
-    if (!users.has(body.userId)) issues.add(['body', 'userId'], 'User not found', 'value_error')
-    if (!shipFound) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')
-    issues.throwIfAny()
-    const id = await insertAssignment(trx, orgId, {
-      user_id: body.userId,
-      ship_id: body.shipId,
-      ...columnsOf(ASSIGNMENT_COLUMNS, body),
-      role: body.role,
-    })
-    const row = (await findAssignment(trx, orgId, id))!
-    events.push(objectEvent('assignment.created', 'assignment', toAssignment(row)))
-    return row
-  })
+  const values = { user_id: body.userId, ship_id: body.shipId, ...columnsOf(ASSIGNMENT_COLUMNS, body), role: body.role }
+  const { userFound, shipFound, row } = await insertAssignment(db, actor, values, issues.issues.length === 0)
+  if (!userFound) issues.add(['body', 'userId'], 'User not found', 'value_error')
+  if (!shipFound) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')
+  issues.throwIfAny()
+  return row!
 }
 
 /** PATCH: omitted fields stay, null clears a date; the date rules hold on the resulting row. */

@@ -74,7 +74,7 @@ export async function createShip(db: Db, source: EventSource | Actor, ship: Ship
   const row = await uniqueImo(() =>
     db
       .with('a', (qc) => qc.insertInto('ships').values(values).returningAll())
-      .with('audit', (qc) => eventsInsert(qc, source, 'ship.created', 'ship', objectRows('a', shipWire('a')), 1))
+      .with('audit', (qc) => eventsInsert(qc, source, 'ship.created', 'ship', objectRows(shipWire('a'), 'a'), 1))
       .selectFrom('a')
       .selectAll()
       .executeTakeFirstOrThrow(),
@@ -115,7 +115,7 @@ export async function deleteShip(db: Db, source: EventSource | Actor, shipId: st
   try {
     const row = await db
       .with('a', (qc) => qc.deleteFrom('ships').where('organization_id', '=', source.orgId).where('id', '=', shipId).returningAll())
-      .with('audit', (qc) => eventsInsert(qc, source, 'ship.deleted', 'ship', objectRows('a', shipWire('a')), 1))
+      .with('audit', (qc) => eventsInsert(qc, source, 'ship.deleted', 'ship', objectRows(shipWire('a'), 'a'), 1))
       .selectFrom('a')
       .selectAll()
       .executeTakeFirst()
