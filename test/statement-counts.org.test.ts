@@ -115,4 +115,35 @@ describe('assignments', () => {
     const events = await db.selectFrom('events').select('id').where(sql`data->>'shipId'`, 'in', [ship.id, theirs.id]).execute()
     expect([written, events]).toEqual([[], []])
   })
+
+  it('PATCH is one statement, dates or not; the date rules against the stored dates are part of it', async () => {
+    const ship = await newShip()
+    const dates = { startDate: '2026-03-01', dueDate: '2026-03-15', endDate: '2026-09-01' }
+    const assignment = (await org.admin.api.post(assignments, { userId: org.crew.id, shipId: ship.id, role: 'Cook', ...dates })).body
+    const path = `/api/v1/assignments/${assignment.id}`
+    expect(await cost(() => org.admin.api.patch(path, { dueDate: '2026-04-01' }), 200)).toEqual(ONE)
+    expect(await cost(() => org.admin.api.patch(path, { role: 'Bosun', endDate: '2026-09-02' }), 200)).toEqual(ONE)
+    // The stored start date is kept: a due date before it is refused, explained from the stored row.
+    counter.reset()
+    const refused = await org.admin.api.patch(path, { dueDate: '2026-02-01' })
+    expect([refused.status, refused.body, counter.statements, counter.transactions]).toEqual([
+      422,
+      { detail: [{ loc: ['body', 'dueDate'], msg: 'dueDate must not be before startDate', type: 'value_error' }] },
+      1,
+      0,
+    ])
+    expect(await cost(() => other.admin.api.patch(path, { startDate: '2026-01-01' }), 404)).toEqual(ONE)
+    expect(await cost(() => org.admin.api.patch(path, {}), 200)).toEqual(ONE)
+    const stored = await db
+      .selectFrom('assignments')
+      .select(['role', 'due_date', 'end_date', 'start_date'])
+      .where('id', '=', assignment.id)
+      .execute()
+    expect(stored).toEqual([{ role: 'Bosun', start_date: '2026-03-01', due_date: '2026-04-01', end_date: '2026-09-02' }])
+    expect(await eventsOf(assignment.id)).toEqual([
+      { type: 'assignment.created', data: assignment },
+      { type: 'assignment.updated', data: { changes: { dueDate: ['2026-03-15', '2026-04-01'] } } },
+      { type: 'assignment.updated', data: { changes: { role: ['Cook', 'Bosun'], endDate: ['2026-09-01', '2026-09-02'] } } },
+    ])
+  })
 })

@@ -3,13 +3,20 @@ import { v7 as uuidv7 } from 'uuid'
 import { compiledOnce } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
-import { todayUtcSql } from '../../lib/dates.js'
+import { outOfOrderSql, todayUtcSql } from '../../lib/dates.js'
 import { isUniqueViolation } from '../../lib/db-errors.js'
 import { conflict } from '../../lib/errors.js'
 import { changesSql, type EventSource, eventsInsert, objectRows } from '../../lib/events.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
-import { type Assignment, type AssignmentListQuery, splitIds } from './assignments.schemas.js'
+import {
+  ASSIGNMENT_COLUMNS,
+  ASSIGNMENT_DATE_ORDER,
+  type Assignment,
+  type AssignmentDates,
+  type AssignmentListQuery,
+  splitIds,
+} from './assignments.schemas.js'
 
 /** An assignment with its user's and ship's names, as every read of this module selects it. */
 export interface AssignmentRow {
@@ -245,17 +252,6 @@ export async function insertAssignment(
   }
 }
 
-/** The stored dates, locked until the transaction ends so a concurrent change cannot slip past the date rules. */
-export function lockAssignment(db: Db, orgId: string, assignmentId: string) {
-  return db
-    .selectFrom('assignments')
-    .select(['start_date', 'due_date', 'end_date'])
-    .where('organization_id', '=', orgId)
-    .where('id', '=', assignmentId)
-    .forUpdate()
-    .executeTakeFirst()
-}
-
 /** The wire fields an update can change, before (`o`) and after (`a`), for `assignment.updated`'s changes. */
 const assignmentChanges = changesSql({
   role: [sql.ref('o.role'), sql.ref('a.role')],
@@ -265,33 +261,56 @@ const assignmentChanges = changesSql({
   isActive: [activeOn('o'), activeOn('a')],
 })
 
+/** Each pair's rule (DECISIONS §4) that the dates `sent` touch, on the dates the update leaves: the one sent, else the stored one. */
+function datesInOrder(sent: AssignmentDates) {
+  const date = (field: keyof AssignmentDates) =>
+    sent[field] !== undefined
+      ? sql<string | null>`${sent[field]}::date`
+      : sql.ref<string | null>(`assignments.${ASSIGNMENT_COLUMNS[field]}`)
+  const rules = ASSIGNMENT_DATE_ORDER.filter((pair) => pair.some((field) => sent[field] !== undefined)).map(
+    ([earlier, later]) => sql<boolean>`(${outOfOrderSql(date(earlier), date(later))}) is not true`,
+  )
+  return rules.length === 0 ? undefined : sql<boolean>`${sql.join(rules, sql` and `)}`
+}
+
+export interface UpdateOutcome {
+  /** Undefined when the stored dates the request keeps break a date rule with the ones it sends. */
+  row?: AssignmentRow
+  stored: Required<AssignmentDates>
+}
+
 /**
  * Updates the assignment, appends its `assignment.updated` event (none when no field changed) and
- * answers it as reads show it, in one statement; undefined when there is none. `o` is the row as
- * the statement's snapshot has it: callers that need the latest version lock it first.
+ * answers it as reads show it, in one statement; undefined when there is none. `o` locks the row, so
+ * it is the version the update replaces. The dates `sent` are checked against the stored ones they
+ * do not replace in the UPDATE's WHERE (re-checked by PostgreSQL on a concurrent change); when that
+ * refuses, `stored` (read by the same statement) tells why.
  */
-export function updateAssignment(
+export async function updateAssignment(
   db: Db,
   source: EventSource | Actor,
   assignmentId: string,
   changes: AssignmentColumns,
-): Promise<AssignmentRow | undefined> {
+  sent: AssignmentDates = {},
+): Promise<UpdateOutcome | undefined> {
   const { orgId } = source
-  return oneActivePerShip(
+  const inOrder = datesInOrder(sent)
+  const row = await oneActivePerShip(
     db
       .with('o', (qc) =>
         qc
           .selectFrom('assignments')
           .select(['id', 'role', 'start_date', 'due_date', 'end_date'])
           .where('organization_id', '=', orgId)
-          .where('id', '=', assignmentId),
+          .where('id', '=', assignmentId)
+          .forUpdate(),
       )
       .with('a', (qc) =>
         qc
           .updateTable('assignments')
           .set({ ...changes, updated_at: new Date() })
-          .where('organization_id', '=', orgId)
-          .where('id', '=', assignmentId)
+          .where('id', 'in', qc.selectFrom('o').select('o.id'))
+          .$if(inOrder !== undefined, (qb) => qb.where(inOrder!))
           .returningAll(),
       )
       .with('audit', (qc) =>
@@ -306,10 +325,14 @@ export function updateAssignment(
           1,
         ),
       )
-      .selectFrom('a')
-      .innerJoin('users as u', 'u.id', 'a.user_id')
-      .innerJoin('ships as s', 's.id', 'a.ship_id')
-      .select(rowColumns)
+      .selectFrom('o')
+      .leftJoin('a', 'a.id', 'o.id')
+      .leftJoin('users as u', 'u.id', 'a.user_id')
+      .leftJoin('ships as s', 's.id', 'a.ship_id')
+      .select([...rowColumns, 'o.start_date as stored_start', 'o.due_date as stored_due', 'o.end_date as stored_end'])
       .executeTakeFirst(),
   )
+  if (!row) return undefined
+  const stored = { startDate: row.stored_start, dueDate: row.stored_due, endDate: row.stored_end }
+  return { row: row.id === null ? undefined : (row as AssignmentRow), stored }
 }
