@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
+import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
 import { createOrg, nextImo, type TestOrg } from './factories.js'
 import { type StatementCounter, statementCounter } from './statement-counter.js'
 
@@ -145,5 +146,47 @@ describe('assignments', () => {
       { type: 'assignment.updated', data: { changes: { dueDate: ['2026-03-15', '2026-04-01'] } } },
       { type: 'assignment.updated', data: { changes: { role: ['Cook', 'Bosun'], endDate: ['2026-09-01', '2026-09-02'] } } },
     ])
+  })
+})
+
+describe('courses', () => {
+  const courses = '/api/v1/courses/'
+  const newCourse = () =>
+    org.admin.api.post(courses, { organization_id: org.id, s3_path: 'courses/fire', launch_file: 'index.html', title: 'Fire' })
+
+  it('create and update are one statement each, with their event', async () => {
+    counter.reset()
+    const created = await newCourse()
+    expect([created.status, counter.statements, counter.transactions]).toEqual([201, 1, 0])
+    const course = created.body
+    const path = `${courses}${course.id}`
+    counter.reset()
+    const updated = await org.admin.api.patch(path, { title: 'Fire at sea', launch_file: 'index.html' })
+    expect([updated.status, updated.body.title, counter.statements, counter.transactions]).toEqual([200, 'Fire at sea', 1, 0])
+    expect(await cost(() => org.admin.api.patch(path, { title: 'Fire at sea' }), 200)).toEqual(ONE)
+    expect(await eventsOf(course.id)).toEqual([
+      { type: 'course.created', data: course },
+      { type: 'course.updated', data: { changes: { title: ['Fire', 'Fire at sea'] } } },
+    ])
+    expect(await cost(() => other.admin.api.patch(path, { title: 'Theirs' }), 404)).toEqual(ONE)
+    expect((await org.admin.api.get(path)).body.title).toBe('Fire at sea')
+  })
+
+  it('delete locks the course, then checks the registrations and deletes in one statement', async () => {
+    const course = (await newCourse()).body
+    const path = `${courses}${course.id}`
+    expect(await cost(() => other.admin.api.delete(path), 404)).toEqual({ statements: 1, transactions: 1 })
+    // A registration with an attempt keeps the course.
+    const { registrationId } = await enroll(db, org.id, org.crew.id, { courseId: course.id })
+    await db.updateTable('registrations').set({ attempt_count: 1 }).where('id', '=', registrationId).execute()
+    expect(await cost(() => org.admin.api.delete(path), 409)).toEqual({ statements: 2, transactions: 1 })
+    expect(await eventsOf(course.id)).toEqual([{ type: 'course.created', data: course }])
+    await db.updateTable('registrations').set({ attempt_count: 0 }).where('id', '=', registrationId).execute()
+    expect(await cost(() => org.admin.api.delete(path), 204)).toEqual({ statements: 2, transactions: 1 })
+    expect(await eventsOf(course.id)).toEqual([
+      { type: 'course.created', data: course },
+      { type: 'course.deleted', data: course },
+    ])
+    expect(await db.selectFrom('registrations').select('id').where('id', '=', registrationId).execute()).toEqual([])
   })
 })
