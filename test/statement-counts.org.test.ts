@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
-import { createOrg, nextImo, type TestOrg } from './factories.js'
+import { createOrg, insertCourse, nextImo, type TestOrg } from './factories.js'
 import { type StatementCounter, statementCounter } from './statement-counter.js'
 
 // The single-item writes of the organization's data (ships, users, courses, curriculums,
@@ -188,5 +188,46 @@ describe('courses', () => {
       { type: 'course.deleted', data: course },
     ])
     expect(await db.selectFrom('registrations').select('id').where('id', '=', registrationId).execute()).toEqual([])
+  })
+})
+
+describe('curriculums', () => {
+  const curriculums = '/api/v1/learn/curriculums'
+
+  it('create is one statement; update and delete lock the curriculum, then write in one statement', async () => {
+    counter.reset()
+    const created = await org.admin.api.post(curriculums, { title: 'Deck' })
+    expect([created.status, counter.statements, counter.transactions]).toEqual([201, 1, 0])
+    const curriculum = created.body
+    const path = `${curriculums}/${curriculum.id}`
+    const courseId = await insertCourse(db, org.id, 'Knots')
+    const withCourse = (await org.admin.api.post(`${path}/courses?course_id=${courseId}`)).body
+    expect(withCourse.courses).toEqual([{ courseId, title: 'Knots' }])
+    counter.reset()
+    const updated = await org.admin.api.patch(path, { description: 'For deck crew', title: 'Deck' })
+    expect([updated.status, updated.body, counter.statements, counter.transactions]).toEqual([
+      200,
+      { ...withCourse, description: 'For deck crew' },
+      2,
+      1,
+    ])
+    expect(await cost(() => org.admin.api.delete(path), 204)).toEqual({ statements: 2, transactions: 1 })
+    const events = await eventsOf(curriculum.id)
+    expect([events[0], ...events.slice(2)]).toEqual([
+      { type: 'curriculum.created', data: curriculum },
+      { type: 'curriculum.updated', data: { changes: { description: ['', 'For deck crew'] } } },
+      { type: 'curriculum.deleted', data: updated.body },
+    ])
+    expect(events[1].type).toBe('curriculum.updated')
+  })
+
+  it("another organization's curriculum is a 404 after the lock finds nothing, writing nothing", async () => {
+    const curriculum = (await org.admin.api.post(curriculums, { title: 'Engine' })).body
+    const path = `${curriculums}/${curriculum.id}`
+    expect(await cost(() => other.admin.api.patch(path, { title: 'Theirs' }), 404)).toEqual({ statements: 1, transactions: 1 })
+    expect(await cost(() => other.admin.api.delete(path), 404)).toEqual({ statements: 1, transactions: 1 })
+    expect(await cost(() => org.admin.api.patch(path, {}), 200)).toEqual({ statements: 2, transactions: 0 })
+    expect((await org.admin.api.get(path)).body).toEqual(curriculum)
+    expect(await eventsOf(curriculum.id)).toEqual([{ type: 'curriculum.created', data: curriculum }])
   })
 })
