@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
@@ -229,5 +230,51 @@ describe('curriculums', () => {
     expect(await cost(() => org.admin.api.patch(path, {}), 200)).toEqual({ statements: 2, transactions: 0 })
     expect((await org.admin.api.get(path)).body).toEqual(curriculum)
     expect(await eventsOf(curriculum.id)).toEqual([{ type: 'curriculum.created', data: curriculum }])
+  })
+})
+
+describe('users', () => {
+  const users = '/api/v1/shared/users'
+
+  it('create, update and suspend are one statement each, with their events', async () => {
+    counter.reset()
+    const created = await org.admin.api.post(users, {
+      email: `pending-${uuidv7()}@example.test`,
+      firstName: 'Ada',
+      lastName: 'Pike',
+      role: 'crew',
+    })
+    expect([created.status, created.body.state, counter.statements, counter.transactions]).toEqual([201, 'pending', 1, 0])
+    const user = created.body
+    const path = `${users}/${user.id}`
+    // A password lets the pending user log in: the state moves by the same statement's rule.
+    counter.reset()
+    const updated = await org.admin.api.patch(path, { firstName: 'Ada', lastName: 'Lake', password: 'a long new password' })
+    expect([updated.status, updated.body.state, counter.statements, counter.transactions]).toEqual([200, 'active', 1, 0])
+    expect(await cost(() => org.admin.api.delete(path), 204)).toEqual(ONE)
+    // Suspended again: nothing changes, no event.
+    expect(await cost(() => org.admin.api.delete(path), 204)).toEqual(ONE)
+    expect(await cost(() => org.admin.api.patch(path, { state: 'active' }), 200)).toEqual(ONE)
+    expect(await eventsOf(user.id)).toEqual([
+      { type: 'user.created', data: user },
+      { type: 'user.updated', data: { changes: { lastName: ['Pike', 'Lake'] }, passwordSet: true } },
+      { type: 'user.updated', data: { changes: { state: ['pending', 'active'] } } },
+      { type: 'user.suspended', data: { changes: { state: ['active', 'suspended'] } } },
+      { type: 'user.restored', data: { changes: { state: ['suspended', 'active'] } } },
+    ])
+  })
+
+  it("another organization's user and a taken e-mail are refused, writing nothing", async () => {
+    const user = (await org.admin.api.post(users, { email: `u-${uuidv7()}@example.test`, firstName: 'Bo', lastName: 'Lund', role: 'crew' }))
+      .body
+    const path = `${users}/${user.id}`
+    expect(await cost(() => other.admin.api.patch(path, { firstName: 'Theirs' }), 404)).toEqual(ONE)
+    expect(await cost(() => other.admin.api.delete(path), 404)).toEqual(ONE)
+    expect(await cost(() => org.admin.api.patch(path, { email: org.crew.email }), 409)).toEqual(REFUSED)
+    const copy = { email: user.email, firstName: 'Copy', lastName: 'Cat', role: 'crew' }
+    expect(await cost(() => org.admin.api.post(users, copy), 409)).toEqual(REFUSED)
+    expect((await org.admin.api.get(path)).body).toEqual(user)
+    expect(await eventsOf(user.id)).toEqual([{ type: 'user.created', data: user }])
+    expect(await db.selectFrom('events').select('id').where(sql`data->>'firstName'`, '=', 'Copy').execute()).toEqual([])
   })
 })

@@ -279,3 +279,23 @@ export function updatedRows(wire: (alias: string) => Record<string, Expression<u
   return sql<{ target_id: string; data: unknown }>`select a.id as target_id, jsonb_build_object('changes', c.changes) as data
     from a join o on o.id = a.id cross join lateral (select ${changes} as changes) c where c.changes <> '{}'::jsonb`
 }
+
+/** As `eventsInsert`, for events of several types: each row of `rows` gives its `type`, and the events are written in their order. */
+export function typedEventsInsert<D>(
+  qc: QueryCreator<D>,
+  source: EventSource | Actor,
+  targetType: string,
+  rows: RawBuilder<{ type: EventType; target_id: string; data: unknown }>,
+  max: number,
+): InsertQueryBuilder<D, any, InsertResult> {
+  const { orgId, actor, requestId } = sourceOf(source)
+  const ids = Array.from({ length: max }, () => uuidv7())
+  return (qc as unknown as QueryCreator<DB>)
+    .insertInto('events')
+    .columns(['id', 'organization_id', 'type', 'actor_user_id', 'actor_role', 'target_type', 'target_id', 'data', 'request_id'])
+    .expression(
+      sql`select (${ids}::uuid[])[row_number() over ()], ${orgId}::uuid, e.type, ${actor?.userId ?? null}::uuid,
+        ${actor?.role ?? null}::text, ${targetType}::text, e.target_id, e.data, ${requestId}::text
+      from (${rows}) e`,
+    ) as unknown as InsertQueryBuilder<D, any, InsertResult>
+}
