@@ -60,7 +60,7 @@ const userValues = (orgId: string, user: NewUser) => ({
   break_glass: user.breakGlass ?? false,
 })
 
-/** A user without an event (the organization's first admin, made with the organization). */
+/** A user without an event, made with an organization: its first admin, the demo crew. */
 export function insertUser(db: Db, orgId: string, user: NewUser): Promise<UserRow> {
   return uniqueEmail(() => db.insertInto('users').values(userValues(orgId, user)).returningAll().executeTakeFirstOrThrow())
 }
