@@ -278,3 +278,33 @@ describe('users', () => {
     expect(await db.selectFrom('events').select('id').where(sql`data->>'firstName'`, '=', 'Copy').execute()).toEqual([])
   })
 })
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a concurrent change (PostgreSQL)', () => {
+  const waitingForLock = async () => {
+    for (let tries = 0; tries < 100; tries++) {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`.execute(db)
+      if (rows[0].n > 0) return
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    throw new Error('the request never waited for the row')
+  }
+
+  it('PATCH assignment checks the dates sent against the stored ones committed while it waited for the row', async () => {
+    const ship = (await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Five', imoNumber: nextImo() })).body
+    const body = { userId: org.crew.id, shipId: ship.id, role: 'Cook', startDate: '2026-03-01' }
+    const assignment = (await org.admin.api.post('/api/v1/assignments/', body)).body
+    let patched: ReturnType<typeof org.admin.api.patch> | undefined
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('assignments').set({ start_date: '2026-05-01' }).where('id', '=', assignment.id).execute()
+      patched = org.admin.api.patch(`/api/v1/assignments/${assignment.id}`, { dueDate: '2026-04-01' })
+      await waitingForLock()
+    })
+    const res = await patched!
+    expect([res.status, res.body]).toEqual([
+      422,
+      { detail: [{ loc: ['body', 'dueDate'], msg: 'dueDate must not be before startDate', type: 'value_error' }] },
+    ])
+    const stored = await db.selectFrom('assignments').select(['start_date', 'due_date']).where('id', '=', assignment.id).execute()
+    expect(stored).toEqual([{ start_date: '2026-05-01', due_date: null }])
+  })
+})
