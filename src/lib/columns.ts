@@ -1,3 +1,5 @@
+import { type RawBuilder, sql } from 'kysely'
+
 // Casing at the edge: each module declares once, in its schemas file, which wire field is which
 // column (`{ companyName: 'company_name', … }`); these two functions read that map both ways.
 
@@ -31,3 +33,7 @@ export const definedOnly = <T extends object>(columns: T): Partial<T> =>
 /** Of the columns a PATCH sets, those whose value actually changes: re-sending a value is not an edit. */
 export const changedOnly = <C extends object>(current: object, columns: C): Partial<C> =>
   Object.fromEntries(Object.entries(columns).filter(([key, value]) => (current as Record<string, unknown>)[key] !== value)) as Partial<C>
+
+/** The wire fields of `map` as SQL over the table or CTE `alias` (for JSON built by the database). */
+export const fieldsSql = (map: ColumnMap, alias: string): Record<string, RawBuilder<unknown>> =>
+  Object.fromEntries(Object.entries(map).map(([field, column]) => [field, sql.ref(`${alias}.${column}`)]))

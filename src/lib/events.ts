@@ -257,3 +257,45 @@ export function changesSql(fields: Record<string, [Expression<unknown>, Expressi
   )
   return sql<unknown>`jsonb_strip_nulls(jsonb_build_object(${sql.join(pairs)}))`
 }
+
+/**
+ * The rows of `eventsInsert` for a create or delete: per row of `from` (a CTE's name, or a join of
+ * several), its wire shape (`wire`: field → SQL over `from`, `id` among them).
+ */
+export function objectRows(wire: { id: Expression<unknown> } & Record<string, Expression<unknown>>, from: string | RawBuilder<unknown>) {
+  const pairs = Object.entries(wire).map(([field, value]) => sql`${field}::text, ${value}`)
+  return sql<{ target_id: string; data: unknown }>`select ${wire.id} as target_id, jsonb_build_object(${sql.join(pairs)}) as data
+    from ${typeof from === 'string' ? sql.table(from) : from}`
+}
+
+/**
+ * The rows of `eventsInsert` for an update from the CTE `o` (the row before) to `a` (after): its
+ * `data.changes` over the wire fields `wire` gives as SQL over an alias; none when nothing changed.
+ */
+export function updatedRows(wire: (alias: string) => Record<string, Expression<unknown>>) {
+  const [before, after] = [wire('o'), wire('a')]
+  const fields = Object.keys(after).filter((field) => field !== 'updatedAt' && field !== 'updated_at')
+  const changes = changesSql(Object.fromEntries(fields.map((field) => [field, [before[field], after[field]]])))
+  return sql<{ target_id: string; data: unknown }>`select a.id as target_id, jsonb_build_object('changes', c.changes) as data
+    from a join o on o.id = a.id cross join lateral (select ${changes} as changes) c where c.changes <> '{}'::jsonb`
+}
+
+/** As `eventsInsert`, for events of several types: each row of `rows` gives its `type`, and the events are written in their order. */
+export function typedEventsInsert<D>(
+  qc: QueryCreator<D>,
+  source: EventSource | Actor,
+  targetType: string,
+  rows: RawBuilder<{ type: EventType; target_id: string; data: unknown }>,
+  max: number,
+): InsertQueryBuilder<D, any, InsertResult> {
+  const { orgId, actor, requestId } = sourceOf(source)
+  const ids = Array.from({ length: max }, () => uuidv7())
+  return (qc as unknown as QueryCreator<DB>)
+    .insertInto('events')
+    .columns(['id', 'organization_id', 'type', 'actor_user_id', 'actor_role', 'target_type', 'target_id', 'data', 'request_id'])
+    .expression(
+      sql`select (${ids}::uuid[])[row_number() over ()], ${orgId}::uuid, e.type, ${actor?.userId ?? null}::uuid,
+        ${actor?.role ?? null}::text, ${targetType}::text, e.target_id, e.data, ${requestId}::text
+      from (${rows}) e`,
+    ) as unknown as InsertQueryBuilder<D, any, InsertResult>
+}

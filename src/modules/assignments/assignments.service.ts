@@ -3,62 +3,33 @@ import type { Actor } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList, notFound } from '../../lib/errors.js'
-import { objectEvent, withEvents } from '../../lib/events.js'
-import {
-  type AssignmentRow,
-  findAssignment,
-  insertAssignment,
-  lockAssignment,
-  lockShip,
-  toAssignment,
-  updateAssignment,
-  usersOfOrg,
-} from './assignments.queries.js'
+import { type AssignmentRow, findAssignment, insertAssignment, updateAssignment } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type AssignmentCreate, type AssignmentUpdate } from './assignments.schemas.js'
 
 export async function createAssignment(db: Db, actor: Actor, body: AssignmentCreate): Promise<AssignmentRow> {
-  const { orgId } = actor
   const issues = checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body)
-  return withEvents(db, actor, async (trx, events) => {
-    const shipFound = await lockShip(trx, orgId, body.shipId)
-    const users = await usersOfOrg(trx, orgId, [body.userId])
-    if (!users.has(body.userId)) issues.add(['body', 'userId'], 'User not found', 'value_error')
-    if (!shipFound) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')
-    issues.throwIfAny()
-    const id = await insertAssignment(trx, orgId, {
-      user_id: body.userId,
-      ship_id: body.shipId,
-      ...columnsOf(ASSIGNMENT_COLUMNS, body),
-      role: body.role,
-    })
-    const row = (await findAssignment(trx, orgId, id))!
-    events.push(objectEvent('assignment.created', 'assignment', toAssignment(row)))
-    return row
-  })
+  const values = { user_id: body.userId, ship_id: body.shipId, ...columnsOf(ASSIGNMENT_COLUMNS, body), role: body.role }
+  const { userFound, shipFound, row } = await insertAssignment(db, actor, values, issues.issues.length === 0)
+  if (!userFound) issues.add(['body', 'userId'], 'User not found', 'value_error')
+  if (!shipFound) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')
+  issues.throwIfAny()
+  return row!
 }
 
-/** PATCH: omitted fields stay, null clears a date; the date rules hold on the resulting row. */
 /**
- * PATCH. A body without dates cannot break the date rules the stored row keeps, so it is one
- * statement (update and read back). A body with dates is checked against the stored dates it does
- * not replace: those are read and locked first, in a transaction, so no concurrent PATCH slips past.
+ * PATCH: omitted fields stay, null clears a date; one statement. The date rules hold on the
+ * resulting row: the dates sent are checked against the stored ones they do not replace by the
+ * UPDATE itself, and a refusal is explained from the stored dates that statement read.
  */
 export async function patchAssignment(db: Db, actor: Actor, assignmentId: string, body: AssignmentUpdate): Promise<AssignmentRow> {
-  const { orgId } = actor
   const changes = columnsOf(ASSIGNMENT_COLUMNS, body)
-  const setsDates = ASSIGNMENT_DATE_ORDER.flat().some((field) => body[field] !== undefined)
-  let row: AssignmentRow | undefined
-  if (Object.keys(changes).length === 0) row = await findAssignment(db, orgId, assignmentId)
-  else if (!setsDates) row = await updateAssignment(db, actor, assignmentId, changes)
-  else {
-    row = await db.transaction().execute(async (trx) => {
-      const current = await lockAssignment(trx, orgId, assignmentId)
-      if (!current) return undefined
-      const stored = { startDate: current.start_date, dueDate: current.due_date, endDate: current.end_date }
-      checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body, stored).throwIfAny()
-      return updateAssignment(trx, actor, assignmentId, changes)
-    })
+  if (Object.keys(changes).length === 0) {
+    const row = await findAssignment(db, actor.orgId, assignmentId)
+    if (!row) throw notFound('Assignment')
+    return row
   }
-  if (!row) throw notFound('Assignment')
-  return row
+  const outcome = await updateAssignment(db, actor, assignmentId, changes, body)
+  if (!outcome) throw notFound('Assignment')
+  checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body, outcome.stored).throwIfAny()
+  return outcome.row!
 }

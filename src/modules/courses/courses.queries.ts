@@ -3,13 +3,16 @@ import { v7 as uuidv7 } from 'uuid'
 import { compiledOnce } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
 import type { CoursesTable, DB } from '../../db/schema.js'
-import { iso } from '../../lib/dates.js'
+import type { Actor } from '../../lib/access.js'
+import { fieldsSql } from '../../lib/columns.js'
+import { iso, isoSql } from '../../lib/dates.js'
 import { conflict } from '../../lib/errors.js'
+import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
 import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { afterCursor, decodeCursor, newestFirstPage, toPage } from '../../lib/pagination.js'
 import type { ListQuery } from '../../lib/schemas.js'
 import { containsPattern } from '../../lib/search.js'
-import type { Course, CourseDetail } from './courses.schemas.js'
+import { COURSE_COLUMNS, type Course, type CourseDetail } from './courses.schemas.js'
 
 type CourseRow = Selectable<CoursesTable>
 
@@ -31,46 +34,102 @@ export interface CourseColumns {
   description?: string | null
 }
 
-export function insertCourse(db: Db, orgId: string, course: CourseColumns & { s3_path: string; launch_file: string; title: string }) {
-  return db
-    .insertInto('courses')
-    .values({ id: uuidv7(), organization_id: orgId, ...course })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-}
-
 export function findCourse(db: Db, orgId: string, courseId: string) {
   return db.selectFrom('courses').selectAll().where('organization_id', '=', orgId).where('id', '=', courseId).executeTakeFirst()
 }
 
-export function updateCourse(db: Db, orgId: string, courseId: string, changes: CourseColumns) {
-  if (Object.keys(changes).length === 0) return findCourse(db, orgId, courseId)
-  return db
-    .updateTable('courses')
-    .set({ ...changes, updated_at: new Date() })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', courseId)
-    .returningAll()
+/** A course in its wire shape as SQL over `alias`, for the events the statements below write. */
+const courseWire = (alias: string) => ({
+  id: sql.ref(`${alias}.id`),
+  organization_id: sql.ref(`${alias}.organization_id`),
+  ...fieldsSql(COURSE_COLUMNS, alias),
+  created_at: isoSql(sql.ref(`${alias}.created_at`)),
+  updated_at: isoSql(sql.ref(`${alias}.updated_at`)),
+})
+
+/** Creates the course and its `course.created` event in one statement. */
+export async function insertCourse(
+  db: Db,
+  source: EventSource | Actor,
+  course: CourseColumns & { s3_path: string; launch_file: string; title: string },
+): Promise<Course> {
+  const row = await db
+    .with('a', (qc) =>
+      qc
+        .insertInto('courses')
+        .values({ id: uuidv7(), organization_id: source.orgId, ...course })
+        .returningAll(),
+    )
+    .with('audit', (qc) => eventsInsert(qc, source, 'course.created', 'course', objectRows(courseWire('a'), 'a'), 1))
+    .selectFrom('a')
+    .selectAll()
+    .executeTakeFirstOrThrow()
+  return toCourse(row)
+}
+
+/**
+ * Updates the course and writes its `course.updated` event (none when no field changed) in one
+ * statement; undefined when there is none. `o` locks the row, so it is the version the update replaces.
+ */
+export async function updateCourse(
+  db: Db,
+  source: EventSource | Actor,
+  courseId: string,
+  changes: CourseColumns,
+): Promise<Course | undefined> {
+  const { orgId } = source
+  if (Object.keys(changes).length === 0) {
+    const row = await findCourse(db, orgId, courseId)
+    return row && toCourse(row)
+  }
+  const row = await db
+    .with('o', (qc) => qc.selectFrom('courses').selectAll().where('organization_id', '=', orgId).where('id', '=', courseId).forUpdate())
+    .with('a', (qc) =>
+      qc
+        .updateTable('courses')
+        .set({ ...changes, updated_at: new Date() })
+        .where('id', 'in', qc.selectFrom('o').select('o.id'))
+        .returningAll(),
+    )
+    .with('audit', (qc) => eventsInsert(qc, source, 'course.updated', 'course', updatedRows(courseWire), 1))
+    .selectFrom('a')
+    .selectAll()
     .executeTakeFirst()
+  return row && toCourse(row)
 }
 
 /**
  * Deletes a course with its curriculum places, assignment links and untried registrations (the
- * foreign keys cascade). A course with any attempt keeps its history: 409. The course row is locked
- * first so no registration can be added meanwhile, and the registrations are locked so an attempt
- * being recorded right now is waited for and seen.
+ * foreign keys cascade), and writes its `course.deleted` event. A course with any attempt keeps its
+ * history: 409. Two statements in a transaction: the course row is locked first, so that no
+ * registration can be added meanwhile and the second statement's snapshot sees every registration
+ * (one statement's snapshot would predate a registration committed while it waited for the lock);
+ * that statement locks the registrations (an attempt being recorded right now is waited for and
+ * seen), checks them and deletes.
  */
-export async function deleteCourse(trx: Db, orgId: string, courseId: string): Promise<CourseRow | undefined> {
-  const course = await lockOrgRow(trx, 'courses', orgId, courseId)
-  if (!course) return undefined
-  const locked = trx.selectFrom('registrations').select('attempt_count').where('course_id', '=', courseId).forUpdate()
-  const result = await trx
-    .selectFrom(locked.as('r'))
-    .select(sql<boolean>`coalesce(max(r.attempt_count), 0) > 0`.as('tried'))
-    .executeTakeFirstOrThrow()
-  if (result.tried) throw conflict('The course has registrations with attempts; their history cannot be deleted')
-  await trx.deleteFrom('courses').where('organization_id', '=', orgId).where('id', '=', courseId).execute()
-  return course
+export async function deleteCourse(db: Db, source: EventSource | Actor, courseId: string): Promise<Course | undefined> {
+  const { orgId } = source
+  return db.transaction().execute(async (trx) => {
+    if (!(await lockOrgRow(trx, 'courses', orgId, courseId))) return undefined
+    const row = await trx
+      .with('r', (qc) => qc.selectFrom('registrations').select('attempt_count').where('course_id', '=', courseId).forUpdate())
+      .with('t', (qc) => qc.selectFrom('r').select(sql<boolean>`coalesce(max(r.attempt_count), 0) > 0`.as('tried')))
+      .with('a', (qc) =>
+        qc
+          .deleteFrom('courses')
+          .where('organization_id', '=', orgId)
+          .where('id', '=', courseId)
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('t').select('t.tried').where('t.tried', '=', true))))
+          .returningAll(),
+      )
+      .with('audit', (qc) => eventsInsert(qc, source, 'course.deleted', 'course', objectRows(courseWire('a'), 'a'), 1))
+      .selectFrom('t')
+      .leftJoin('a', (join) => join.onTrue())
+      .selectAll('a')
+      .executeTakeFirstOrThrow()
+    if (row.id === null) throw conflict('The course has registrations with attempts; their history cannot be deleted')
+    return toCourse(row as CourseRow)
+  })
 }
 
 /** A course's columns with its enrollment count, from the per-course counters. */

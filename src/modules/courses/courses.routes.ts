@@ -1,8 +1,6 @@
 import { type Actor, ADMIN } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { forbidden, notFound } from '../../lib/errors.js'
-import { objectEvent, updateEvents, withEvents } from '../../lib/events.js'
-import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { deleteCourse, findCourse, insertCourse, listCourses, toCourse, updateCourse } from './courses.queries.js'
@@ -35,12 +33,7 @@ export const coursesRoutes: ModulePlugin = (app, { db }) => {
     async (request, reply) => {
       const { organization_id, s3_path, launch_file, title, description = null } = request.body
       assertOwnOrganization(request.actor, organization_id)
-      const course = await withEvents(db, request.actor, async (trx, events) => {
-        const created = toCourse(await insertCourse(trx, request.actor.orgId, { s3_path, launch_file, title, description }))
-        events.push(objectEvent('course.created', 'course', created))
-        return created
-      })
-      return reply.status(201).send(course)
+      return reply.status(201).send(await insertCourse(db, request.actor, { s3_path, launch_file, title, description }))
     },
   )
 
@@ -95,13 +88,9 @@ export const coursesRoutes: ModulePlugin = (app, { db }) => {
     async (request) => {
       const { actor, params, body } = request
       assertOwnOrganization(actor, body.organization_id)
-      return withEvents(db, actor, async (trx, events) => {
-        const current = await lockOrgRow(trx, 'courses', actor.orgId, params.course_id)
-        if (!current) throw notFound('Course')
-        const course = toCourse((await updateCourse(trx, actor.orgId, params.course_id, columnsOf(COURSE_COLUMNS, body)))!)
-        events.push(...updateEvents('course.updated', 'course', toCourse(current), course))
-        return course
-      })
+      const course = await updateCourse(db, actor, params.course_id, columnsOf(COURSE_COLUMNS, body))
+      if (!course) throw notFound('Course')
+      return course
     },
   )
 
@@ -119,11 +108,7 @@ export const coursesRoutes: ModulePlugin = (app, { db }) => {
       },
     },
     async (request, reply) => {
-      await withEvents(db, request.actor, async (trx, events) => {
-        const deleted = await deleteCourse(trx, request.actor.orgId, request.params.course_id)
-        if (!deleted) throw notFound('Course')
-        events.push(objectEvent('course.deleted', 'course', toCourse(deleted)))
-      })
+      if (!(await deleteCourse(db, request.actor, request.params.course_id))) throw notFound('Course')
       return reply.status(204).send(null)
     },
   )

@@ -1,10 +1,13 @@
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { CurriculumsTable } from '../../db/schema.js'
-import { iso } from '../../lib/dates.js'
+import type { Actor } from '../../lib/access.js'
+import { iso, isoSql } from '../../lib/dates.js'
 import { isForeignKeyViolation } from '../../lib/db-errors.js'
 import { notFound } from '../../lib/errors.js'
+import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
+import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import type { ListQuery } from '../../lib/schemas.js'
 import { containsPattern } from '../../lib/search.js'
@@ -46,15 +49,6 @@ async function withCourses(db: Db, orgId: string, row: CurriculumRow | undefined
   return toCurriculum(row, courses.get(row.id))
 }
 
-export async function insertCurriculum(db: Db, orgId: string, fields: { title: string; description: string }): Promise<Curriculum> {
-  const row = await db
-    .insertInto('curriculums')
-    .values({ id: uuidv7(), organization_id: orgId, ...fields })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  return toCurriculum(row)
-}
-
 export async function findCurriculum(db: Db, orgId: string, curriculumId: string): Promise<Curriculum | undefined> {
   const row = await db
     .selectFrom('curriculums')
@@ -65,22 +59,92 @@ export async function findCurriculum(db: Db, orgId: string, curriculumId: string
   return withCourses(db, orgId, row)
 }
 
-export async function updateCurriculum(db: Db, orgId: string, curriculumId: string, changes: { title?: string; description?: string }) {
-  if (Object.keys(changes).length === 0) return findCurriculum(db, orgId, curriculumId)
+/** The courses of the curriculum under `alias` as a JSON array of the wire shape, in the order they were added. */
+const coursesSql = (alias: string) => sql<CurriculumCourse[]>`coalesce((
+    select jsonb_agg(jsonb_build_object('courseId', co.id, 'title', co.title) order by cc.position)
+    from curriculum_courses cc join courses co on co.id = cc.course_id
+    where cc.organization_id = ${sql.ref(`${alias}.organization_id`)} and cc.curriculum_id = ${sql.ref(`${alias}.id`)}
+  ), '[]'::jsonb)`
+
+/** A curriculum in its wire shape as SQL over `alias`, for the events the statements below write. */
+const curriculumWire = (alias: string) => ({
+  id: sql.ref(`${alias}.id`),
+  title: sql.ref(`${alias}.title`),
+  description: sql.ref(`${alias}.description`),
+  courses: coursesSql(alias),
+  createdAt: isoSql(sql.ref(`${alias}.created_at`)),
+})
+
+/** Creates the curriculum (no courses yet) and its `curriculum.created` event in one statement. */
+export async function insertCurriculum(
+  db: Db,
+  source: EventSource | Actor,
+  fields: { title: string; description: string },
+): Promise<Curriculum> {
   const row = await db
-    .updateTable('curriculums')
-    .set({ ...changes, updated_at: new Date() })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', curriculumId)
-    .returningAll()
-    .executeTakeFirst()
-  return withCourses(db, orgId, row)
+    .with('a', (qc) =>
+      qc
+        .insertInto('curriculums')
+        .values({ id: uuidv7(), organization_id: source.orgId, ...fields })
+        .returningAll(),
+    )
+    .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.created', 'curriculum', objectRows(curriculumWire('a'), 'a'), 1))
+    .selectFrom('a')
+    .selectAll()
+    .executeTakeFirstOrThrow()
+  return toCurriculum(row)
 }
 
-/** Its course list goes with it (cascade); the courses and their registrations stay. */
-export async function deleteCurriculum(db: Db, orgId: string, curriculumId: string): Promise<boolean> {
-  const result = await db.deleteFrom('curriculums').where('organization_id', '=', orgId).where('id', '=', curriculumId).executeTakeFirst()
-  return result.numDeletedRows > 0n
+// The two writes below lock the curriculum first, in a statement of its own: adding or removing a
+// course locks it too, so the next statement's snapshot holds every course change committed before.
+// One statement would read the course list from a snapshot taken before it waited for that lock.
+
+/**
+ * Updates the curriculum's fields and writes its `curriculum.updated` event (none when nothing
+ * changed); the answer with its courses comes from the same statement. Undefined when there is none.
+ */
+export async function updateCurriculum(
+  db: Db,
+  source: EventSource | Actor,
+  curriculumId: string,
+  changes: { title?: string; description?: string },
+): Promise<Curriculum | undefined> {
+  const { orgId } = source
+  if (Object.keys(changes).length === 0) return findCurriculum(db, orgId, curriculumId)
+  const row = await db.transaction().execute(async (trx) => {
+    if (!(await lockOrgRow(trx, 'curriculums', orgId, curriculumId))) return undefined
+    return trx
+      .with('o', (qc) => qc.selectFrom('curriculums').selectAll().where('organization_id', '=', orgId).where('id', '=', curriculumId))
+      .with('a', (qc) =>
+        qc
+          .updateTable('curriculums')
+          .set({ ...changes, updated_at: new Date() })
+          .where('organization_id', '=', orgId)
+          .where('id', '=', curriculumId)
+          .returningAll(),
+      )
+      .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.updated', 'curriculum', updatedRows(curriculumWire), 1))
+      .selectFrom('a')
+      .selectAll()
+      .select(coursesSql('a').as('courses'))
+      .executeTakeFirstOrThrow()
+  })
+  return row && toCurriculum(row, row.courses)
+}
+
+/** Deletes the curriculum (its course list cascades; the courses stay) and writes its `curriculum.deleted` event, courses included. */
+export async function deleteCurriculum(db: Db, source: EventSource | Actor, curriculumId: string): Promise<boolean> {
+  const { orgId } = source
+  return db.transaction().execute(async (trx) => {
+    if (!(await lockOrgRow(trx, 'curriculums', orgId, curriculumId))) return false
+    await trx
+      .with('a', (qc) => qc.deleteFrom('curriculums').where('organization_id', '=', orgId).where('id', '=', curriculumId).returningAll())
+      .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.deleted', 'curriculum', objectRows(curriculumWire('a'), 'a'), 1))
+      .selectFrom('a')
+      .select('a.id')
+      .executeTakeFirstOrThrow()
+    return true
+  })
 }
 
 export async function listCurriculums(db: Db, orgId: string, query: ListQuery) {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js'
 import { type Actor, ADMIN } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
-import { objectEvent, updateEvents, withEvents } from '../../lib/events.js'
+import { updateEvents, withEvents } from '../../lib/events.js'
 import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
@@ -34,8 +34,8 @@ const orNotFound = (curriculum: Curriculum | undefined): Curriculum => {
 }
 
 /**
- * One change to a curriculum (its fields or its courses) in a transaction, recorded as
- * `curriculum.updated` with its wire fields before and after (none when nothing changed).
+ * One change to a curriculum's courses in a transaction, recorded as `curriculum.updated` with its
+ * wire fields before and after (none when nothing changed).
  */
 function changeCurriculum(db: Db, actor: Actor, curriculumId: string, change: (trx: Db) => Promise<unknown>): Promise<Curriculum> {
   return withEvents(db, actor, async (trx, events) => {
@@ -72,12 +72,7 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request, reply) => {
       const { title, description } = request.body
-      const curriculum = await withEvents(db, request.actor, async (trx, events) => {
-        const created = await insertCurriculum(trx, request.actor.orgId, { title, description: description ?? '' })
-        events.push(objectEvent('curriculum.created', 'curriculum', created))
-        return created
-      })
-      return reply.status(201).send(curriculum)
+      return reply.status(201).send(await insertCurriculum(db, request.actor, { title, description: description ?? '' }))
     },
   )
 
@@ -125,8 +120,7 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: Curriculum },
       },
     },
-    async ({ actor, params, body }) =>
-      changeCurriculum(db, actor, params.curriculum_id, (trx) => updateCurriculum(trx, actor.orgId, params.curriculum_id, toChanges(body))),
+    async ({ actor, params, body }) => orNotFound(await updateCurriculum(db, actor, params.curriculum_id, toChanges(body))),
   )
 
   app.delete(
@@ -144,11 +138,7 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request, reply) => {
       const { actor, params } = request
-      await withEvents(db, actor, async (trx, events) => {
-        const last = await findCurriculum(trx, actor.orgId, params.curriculum_id)
-        if (!last || !(await deleteCurriculum(trx, actor.orgId, params.curriculum_id))) throw notFound('Curriculum')
-        events.push(objectEvent('curriculum.deleted', 'curriculum', last))
-      })
+      if (!(await deleteCurriculum(db, actor, params.curriculum_id))) throw notFound('Curriculum')
       return reply.status(204).send(null)
     },
   )

@@ -1,14 +1,17 @@
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { ShipsTable } from '../../db/schema.js'
-import { iso } from '../../lib/dates.js'
+import type { Actor } from '../../lib/access.js'
+import { fieldsSql } from '../../lib/columns.js'
+import { iso, isoSql } from '../../lib/dates.js'
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js'
 import { conflict } from '../../lib/errors.js'
+import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import type { ListQuery } from '../../lib/schemas.js'
 import { containsPattern } from '../../lib/search.js'
-import type { Ship } from './ships.schemas.js'
+import { SHIP_COLUMNS, type Ship } from './ships.schemas.js'
 
 type ShipRow = Selectable<ShipsTable>
 
@@ -43,6 +46,7 @@ async function uniqueImo<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A ship without an event (the demo organization's fleet). */
 export function insertShip(db: Db, orgId: string, ship: ShipColumns & { name: string; imo_number: string }) {
   return uniqueImo(() =>
     db
@@ -57,23 +61,65 @@ export function findShip(db: Db, orgId: string, shipId: string) {
   return db.selectFrom('ships').selectAll().where('organization_id', '=', orgId).where('id', '=', shipId).executeTakeFirst()
 }
 
-export function updateShip(db: Db, orgId: string, shipId: string, changes: ShipColumns) {
-  if (Object.keys(changes).length === 0) return findShip(db, orgId, shipId)
-  return uniqueImo(() =>
+/** A ship in its wire shape as SQL over `alias`, for the events the statements below write. */
+const shipWire = (alias: string) => ({
+  id: sql.ref(`${alias}.id`),
+  ...fieldsSql(SHIP_COLUMNS, alias),
+  createdAt: isoSql(sql.ref(`${alias}.created_at`)),
+})
+
+/** Creates the ship and its `ship.created` event in one statement. */
+export async function createShip(db: Db, source: EventSource | Actor, ship: ShipColumns & { name: string; imo_number: string }) {
+  const values = { id: uuidv7(), organization_id: source.orgId, ...ship }
+  const row = await uniqueImo(() =>
     db
-      .updateTable('ships')
-      .set({ ...changes, updated_at: new Date() })
-      .where('organization_id', '=', orgId)
-      .where('id', '=', shipId)
-      .returningAll()
-      .executeTakeFirst(),
+      .with('a', (qc) => qc.insertInto('ships').values(values).returningAll())
+      .with('audit', (qc) => eventsInsert(qc, source, 'ship.created', 'ship', objectRows(shipWire('a'), 'a'), 1))
+      .selectFrom('a')
+      .selectAll()
+      .executeTakeFirstOrThrow(),
   )
+  return toShip(row)
 }
 
-/** The deleted ship, or undefined when there is none. */
-export async function deleteShip(db: Db, orgId: string, shipId: string): Promise<ShipRow | undefined> {
+/**
+ * Updates the ship and writes its `ship.updated` event (none when no field changed) in one
+ * statement; undefined when there is none. `o` locks the row, so it is the version the update replaces.
+ */
+export async function updateShip(db: Db, source: EventSource | Actor, shipId: string, changes: ShipColumns): Promise<Ship | undefined> {
+  const { orgId } = source
+  if (Object.keys(changes).length === 0) {
+    const row = await findShip(db, orgId, shipId)
+    return row && toShip(row)
+  }
+  const row = await uniqueImo(() =>
+    db
+      .with('o', (qc) => qc.selectFrom('ships').selectAll().where('organization_id', '=', orgId).where('id', '=', shipId).forUpdate())
+      .with('a', (qc) =>
+        qc
+          .updateTable('ships')
+          .set({ ...changes, updated_at: new Date() })
+          .where('id', 'in', qc.selectFrom('o').select('o.id'))
+          .returningAll(),
+      )
+      .with('audit', (qc) => eventsInsert(qc, source, 'ship.updated', 'ship', updatedRows(shipWire), 1))
+      .selectFrom('a')
+      .selectAll()
+      .executeTakeFirst(),
+  )
+  return row && toShip(row)
+}
+
+/** Deletes the ship and writes its `ship.deleted` event in one statement; undefined when there is none. */
+export async function deleteShip(db: Db, source: EventSource | Actor, shipId: string): Promise<Ship | undefined> {
   try {
-    return await db.deleteFrom('ships').where('organization_id', '=', orgId).where('id', '=', shipId).returningAll().executeTakeFirst()
+    const row = await db
+      .with('a', (qc) => qc.deleteFrom('ships').where('organization_id', '=', source.orgId).where('id', '=', shipId).returningAll())
+      .with('audit', (qc) => eventsInsert(qc, source, 'ship.deleted', 'ship', objectRows(shipWire('a'), 'a'), 1))
+      .selectFrom('a')
+      .selectAll()
+      .executeTakeFirst()
+    return row && toShip(row)
   } catch (error) {
     if (isForeignKeyViolation(error)) throw conflict('The ship has assignments; end or remove them first')
     throw error

@@ -1,12 +1,10 @@
 import { ADMIN } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
-import { objectEvent, updateEvents, withEvents } from '../../lib/events.js'
-import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { normalizeImo } from './imo.js'
-import { deleteShip, findShip, insertShip, listShips, type ShipColumns, toShip, updateShip } from './ships.queries.js'
+import { createShip, deleteShip, findShip, listShips, type ShipColumns, toShip, updateShip } from './ships.queries.js'
 import { SHIP_COLUMNS, Ship, ShipCreate, ShipListQuery, ShipPage, ShipParams, ShipUpdate } from './ships.schemas.js'
 
 const tags = ['ships']
@@ -36,12 +34,7 @@ export const shipsRoutes: ModulePlugin = (app, { db }) => {
         name: string
         imo_number: string
       }
-      const ship = await withEvents(db, request.actor, async (trx, events) => {
-        const created = toShip(await insertShip(trx, request.actor.orgId, columns))
-        events.push(objectEvent('ship.created', 'ship', created))
-        return created
-      })
-      return reply.status(201).send(ship)
+      return reply.status(201).send(await createShip(db, request.actor, columns))
     },
   )
 
@@ -93,14 +86,11 @@ export const shipsRoutes: ModulePlugin = (app, { db }) => {
         response: { 200: Ship, 409: ErrorBody },
       },
     },
-    async ({ actor, params, body }) =>
-      withEvents(db, actor, async (trx, events) => {
-        const current = await lockOrgRow(trx, 'ships', actor.orgId, params.ship_id)
-        if (!current) throw notFound('Ship')
-        const ship = toShip((await updateShip(trx, actor.orgId, params.ship_id, toColumns(body)))!)
-        events.push(...updateEvents('ship.updated', 'ship', toShip(current), ship))
-        return ship
-      }),
+    async ({ actor, params, body }) => {
+      const ship = await updateShip(db, actor, params.ship_id, toColumns(body))
+      if (!ship) throw notFound('Ship')
+      return ship
+    },
   )
 
   app.delete(
@@ -117,11 +107,7 @@ export const shipsRoutes: ModulePlugin = (app, { db }) => {
       },
     },
     async ({ actor, params }, reply) => {
-      await withEvents(db, actor, async (trx, events) => {
-        const deleted = await deleteShip(trx, actor.orgId, params.ship_id)
-        if (!deleted) throw notFound('Ship')
-        events.push(objectEvent('ship.deleted', 'ship', toShip(deleted)))
-      })
+      if (!(await deleteShip(db, actor, params.ship_id))) throw notFound('Ship')
       return reply.status(204).send(null)
     },
   )

@@ -2,9 +2,12 @@ import { type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { Role, UserState, UsersTable } from '../../db/schema.js'
-import { iso, isoOrNull } from '../../lib/dates.js'
+import type { Actor } from '../../lib/access.js'
+import { definedOnly } from '../../lib/columns.js'
+import { iso, isoOrNull, isoSql } from '../../lib/dates.js'
 import { isUniqueViolation } from '../../lib/db-errors.js'
 import { conflict } from '../../lib/errors.js'
+import { changesSql, type EventSource, type EventType, eventsInsert, objectRows, typedEventsInsert } from '../../lib/events.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import { activeOn } from '../assignments/assignments.queries.js'
@@ -26,6 +29,15 @@ export const toUser = (row: UserRow): User => ({
 
 const duplicateEmail = () => conflict('A user with this email already exists')
 
+async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEmail()
+    throw error
+  }
+}
+
 export interface NewUser {
   email: string
   firstName: string
@@ -36,27 +48,47 @@ export interface NewUser {
   breakGlass?: boolean
 }
 
-export async function insertUser(db: Db, orgId: string, user: NewUser): Promise<UserRow> {
-  try {
-    return await db
-      .insertInto('users')
-      .values({
-        id: uuidv7(),
-        organization_id: orgId,
-        email: user.email,
-        first_name: user.firstName,
-        last_name: user.lastName,
-        role: user.role,
-        state: user.passwordHash ? 'active' : 'pending',
-        password_hash: user.passwordHash,
-        break_glass: user.breakGlass ?? false,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateEmail()
-    throw error
-  }
+const userValues = (orgId: string, user: NewUser) => ({
+  id: uuidv7(),
+  organization_id: orgId,
+  email: user.email,
+  first_name: user.firstName,
+  last_name: user.lastName,
+  role: user.role,
+  state: user.passwordHash ? ('active' as const) : ('pending' as const),
+  password_hash: user.passwordHash,
+  break_glass: user.breakGlass ?? false,
+})
+
+/** A user without an event, made with an organization: its first admin, the demo crew. */
+export function insertUser(db: Db, orgId: string, user: NewUser): Promise<UserRow> {
+  return uniqueEmail(() => db.insertInto('users').values(userValues(orgId, user)).returningAll().executeTakeFirstOrThrow())
+}
+
+/** A user in its wire shape as SQL over `alias`, for the events the statements below write. */
+const userWire = (alias: string) => ({
+  id: sql.ref(`${alias}.id`),
+  organizationId: sql.ref(`${alias}.organization_id`),
+  email: sql.ref(`${alias}.email`),
+  firstName: sql.ref(`${alias}.first_name`),
+  lastName: sql.ref(`${alias}.last_name`),
+  role: sql.ref(`${alias}.role`),
+  state: sql.ref(`${alias}.state`),
+  lastLogin: isoSql(sql.ref(`${alias}.last_login`)),
+  createdAt: isoSql(sql.ref(`${alias}.created_at`)),
+})
+
+/** Creates the user and their `user.created` event in one statement. */
+export async function createUser(db: Db, source: EventSource | Actor, user: NewUser): Promise<User> {
+  const row = await uniqueEmail(() =>
+    db
+      .with('a', (qc) => qc.insertInto('users').values(userValues(source.orgId, user)).returningAll())
+      .with('audit', (qc) => eventsInsert(qc, source, 'user.created', 'user', objectRows(userWire('a'), 'a'), 1))
+      .selectFrom('a')
+      .selectAll()
+      .executeTakeFirstOrThrow(),
+  )
+  return toUser(row)
 }
 
 export function findUser(db: Db, orgId: string, userId: string): Promise<UserRow | undefined> {
@@ -75,29 +107,84 @@ export function listUsers(db: Db, orgId: string, query: UserListQuery, onlyUserI
   return newestFirstPage(filtered, (qb) => qb.selectAll(), 'users', query, toUser)
 }
 
-export interface UserChanges {
+/** The columns a change to a user sets: the request's fields, a new password's hash, and the state. */
+export interface UserChange {
   email?: string
-  first_name?: string
-  last_name?: string
+  firstName?: string
+  lastName?: string
   role?: Role
   state?: UserState
-  password_hash?: string
+  passwordHash?: string
 }
 
-export async function updateUser(db: Db, orgId: string, userId: string, changes: UserChanges): Promise<UserRow | undefined> {
-  if (Object.keys(changes).length === 0) return findUser(db, orgId, userId)
-  try {
-    return await db
-      .updateTable('users')
-      .set({ ...changes, updated_at: new Date() })
-      .where('organization_id', '=', orgId)
-      .where('id', '=', userId)
-      .returningAll()
-      .executeTakeFirst()
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateEmail()
-    throw error
+/**
+ * The state a change leaves, as SQL over the stored row where it depends on it: setting a password
+ * lets a pending user log in; restoring a user who never had a password brings them back as pending.
+ */
+function stateAfter(change: UserChange) {
+  if (change.state === 'active' && !change.passwordHash)
+    return sql<UserState>`case when password_hash is null then 'pending' else 'active' end`
+  if (change.state) return change.state
+  if (change.passwordHash) return sql<UserState>`case when state = 'pending' then 'active' else state end`
+  return undefined
+}
+
+/**
+ * The events of a change to a user, in this order: its field changes but the state as
+ * `user.updated`, flagged `passwordSet` (never carried) when it sets one; then a move of the state:
+ * to `suspended` is `user.suspended`, back from it `user.restored`, any other `user.updated`.
+ */
+function userEventRows(passwordSet: boolean) {
+  const { state: _, ...after } = userWire('a')
+  const before = userWire('o')
+  const changes = changesSql(
+    Object.fromEntries(Object.entries(after).map(([field, value]) => [field, [before[field as keyof typeof after], value]])),
+  )
+  const [data, written] = passwordSet
+    ? [sql`jsonb_build_object('changes', c.changes, 'passwordSet', true)`, sql`true`]
+    : [sql`jsonb_build_object('changes', c.changes)`, sql`c.changes <> '{}'::jsonb`]
+  return sql<{ type: EventType; target_id: string; data: unknown }>`select 'user.updated' as type, a.id as target_id, ${data} as data
+      from a join o on o.id = a.id cross join lateral (select ${changes} as changes) c where ${written}
+    union all
+    select case when a.state = 'suspended' then 'user.suspended' when o.state = 'suspended' then 'user.restored' else 'user.updated' end,
+      a.id, jsonb_build_object('changes', jsonb_build_object('state', jsonb_build_array(o.state, a.state)))
+      from a join o on o.id = a.id where o.state <> a.state`
+}
+
+/**
+ * Changes a user and writes the events of the change in one statement; undefined when there is none.
+ * `o` locks the row, so it is the version the update replaces.
+ */
+export async function updateUser(db: Db, source: EventSource | Actor, userId: string, change: UserChange): Promise<User | undefined> {
+  const { orgId } = source
+  const set = definedOnly({
+    email: change.email,
+    first_name: change.firstName,
+    last_name: change.lastName,
+    role: change.role,
+    state: stateAfter(change),
+    password_hash: change.passwordHash,
+  })
+  if (Object.keys(set).length === 0) {
+    const row = await findUser(db, orgId, userId)
+    return row && toUser(row)
   }
+  const row = await uniqueEmail(() =>
+    db
+      .with('o', (qc) => qc.selectFrom('users').selectAll().where('organization_id', '=', orgId).where('id', '=', userId).forUpdate())
+      .with('a', (qc) =>
+        qc
+          .updateTable('users')
+          .set({ ...set, updated_at: new Date() })
+          .where('id', 'in', qc.selectFrom('o').select('o.id'))
+          .returningAll(),
+      )
+      .with('audit', (qc) => typedEventsInsert(qc, source, 'user', userEventRows(change.passwordHash !== undefined), 2))
+      .selectFrom('a')
+      .selectAll()
+      .executeTakeFirst(),
+  )
+  return row && toUser(row)
 }
 
 /** Login looks the e-mail up across organizations: it is unique service-wide. */

@@ -2,13 +2,11 @@ import { PRODUCTS } from '../../db/schema.js'
 import { ADMIN, assertCanReachUser, PERMISSIONS, rowOwner } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { objectEvent, withEvents } from '../../lib/events.js'
-import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
-import { currentUserAssignments, findOrganization, findUser, insertUser, listUsers, toUser, updateUser } from './users.queries.js'
+import { createUser, currentUserAssignments, findOrganization, findUser, listUsers, toUser, updateUser } from './users.queries.js'
 import { Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
-import { assertNotSelfLockout, userChanges, userEvents } from './users.service.js'
+import { assertNotSelfLockout } from './users.service.js'
 
 const tags = ['users']
 
@@ -78,11 +76,7 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     async (request, reply) => {
       const { password, ...user } = request.body
       const passwordHash = password ? await hashPassword(password) : null
-      const created = await withEvents(db, request.actor, async (trx, events) => {
-        const row = toUser(await insertUser(trx, request.actor.orgId, { ...user, passwordHash }))
-        events.push(objectEvent('user.created', 'user', row))
-        return row
-      })
+      const created = await createUser(db, request.actor, { ...user, passwordHash })
       return reply.status(201).send(created)
     },
   )
@@ -143,13 +137,10 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     async (request) => {
       const { actor, params, body } = request
       assertNotSelfLockout(actor, params.user_id, body)
-      const user = await withEvents(db, actor, async (trx, events) => {
-        const current = await lockOrgRow(trx, 'users', actor.orgId, params.user_id)
-        if (!current) throw notFound('User')
-        const after = toUser((await updateUser(trx, actor.orgId, params.user_id, await userChanges(current, body)))!)
-        events.push(...userEvents(toUser(current), after, body.password !== undefined))
-        return after
-      })
+      const { password, ...fields } = body
+      const passwordHash = password === undefined ? undefined : await hashPassword(password)
+      const user = await updateUser(db, actor, params.user_id, { ...fields, passwordHash })
+      if (!user) throw notFound('User')
       // The database announces the change to every instance; this one need not wait for it.
       actors.changed(user.id)
       return user
@@ -172,14 +163,9 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
     async (request, reply) => {
       const { actor, params } = request
       if (params.user_id.toLowerCase() === actor.userId) throw conflict('You cannot suspend yourself')
-      const userId = await withEvents(db, actor, async (trx, events) => {
-        const current = await lockOrgRow(trx, 'users', actor.orgId, params.user_id)
-        if (!current) throw notFound('User')
-        const after = toUser((await updateUser(trx, actor.orgId, params.user_id, { state: 'suspended' }))!)
-        events.push(...userEvents(toUser(current), after, false))
-        return after.id
-      })
-      actors.changed(userId)
+      const user = await updateUser(db, actor, params.user_id, { state: 'suspended' })
+      if (!user) throw notFound('User')
+      actors.changed(user.id)
       return reply.status(204).send(null)
     },
   )

@@ -12,6 +12,7 @@ with
     where
       "organization_id" = $1
       and "id" = $2
+    for update
   ),
   "a" as (
     update "assignments"
@@ -19,8 +20,12 @@ with
       "role" = $3,
       "updated_at" = $4
     where
-      "organization_id" = $5
-      and "id" = $6
+      "id" in (
+        select
+          "o"."id"
+        from
+          "o"
+      )
     returning
       *
   ),
@@ -38,15 +43,15 @@ with
         "request_id"
       )
     select
-      ($7::uuid[]) [row_number() over ()],
+      ($5::uuid[]) [row_number() over ()],
+      $6::uuid,
+      $7::text,
       $8::uuid,
       $9::text,
-      $10::uuid,
-      $11::text,
-      $12::text,
+      $10::text,
       e.target_id,
       e.data,
-      $13::text
+      $11::text
     from
       (
         select
@@ -59,23 +64,23 @@ with
             select
               jsonb_strip_nulls(
                 jsonb_build_object(
-                  $14::text,
+                  $12::text,
                   case
                     when "o"."role" is distinct from "a"."role" then jsonb_build_array("o"."role", "a"."role")
                   end,
-                  $15::text,
+                  $13::text,
                   case
                     when "o"."start_date" is distinct from "a"."start_date" then jsonb_build_array("o"."start_date", "a"."start_date")
                   end,
-                  $16::text,
+                  $14::text,
                   case
                     when "o"."due_date" is distinct from "a"."due_date" then jsonb_build_array("o"."due_date", "a"."due_date")
                   end,
-                  $17::text,
+                  $15::text,
                   case
                     when "o"."end_date" is distinct from "a"."end_date" then jsonb_build_array("o"."end_date", "a"."end_date")
                   end,
-                  $18::text,
+                  $16::text,
                   case
                     when (
                       "o"."end_date" is null
@@ -116,8 +121,12 @@ select
   (
     "a"."end_date" is null
     or "a"."end_date" >= (now() at time zone 'utc')::date
-  ) as "is_active"
+  ) as "is_active",
+  "o"."start_date" as "stored_start",
+  "o"."due_date" as "stored_due",
+  "o"."end_date" as "stored_end"
 from
-  "a"
-  inner join "users" as "u" on "u"."id" = "a"."user_id"
-  inner join "ships" as "s" on "s"."id" = "a"."ship_id"
+  "o"
+  left join "a" on "a"."id" = "o"."id"
+  left join "users" as "u" on "u"."id" = "a"."user_id"
+  left join "ships" as "s" on "s"."id" = "a"."ship_id"
