@@ -100,12 +100,12 @@ describe('round trips of the hot requests', () => {
     expect(await eventsOf(registrationId)).toHaveLength(1)
   })
 
-  it('PATCH assignment: one statement without dates; with dates, the stored ones locked first', async () => {
+  it('PATCH assignment: one statement, with or without dates', async () => {
     const ship = await createShip(org)
     const assignment = (await org.admin.api.post('/api/v1/assignments/', { userId: org.crew.id, shipId: ship.id, role: 'Cook' })).body
     const path = `/api/v1/assignments/${assignment.id}`
     expect(await cost(() => org.admin.api.patch(path, { role: 'Bosun' }), 200)).toEqual({ statements: 1, transactions: 0 })
-    expect(await cost(() => org.admin.api.patch(path, { dueDate: '2030-01-01' }), 200)).toEqual({ statements: 2, transactions: 1 })
+    expect(await cost(() => org.admin.api.patch(path, { dueDate: '2030-01-01' }), 200)).toEqual({ statements: 1, transactions: 0 })
     expect(await cost(() => org.admin.api.patch(path, {}), 200)).toEqual({ statements: 1, transactions: 0 })
     const stored = await db.selectFrom('assignments').select(['role', 'due_date']).where('id', '=', assignment.id).executeTakeFirstOrThrow()
     expect(stored).toEqual({ role: 'Bosun', due_date: '2030-01-01' })
