@@ -3,7 +3,8 @@ import type { Actor } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList, notFound } from '../../lib/errors.js'
-import { type AssignmentRow, findAssignment, insertAssignment, updateAssignment } from './assignments.queries.js'
+import { insertAssignment, updateAssignment } from './assignment-writes.queries.js'
+import { type AssignmentRow, findAssignment } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type AssignmentCreate, type AssignmentUpdate } from './assignments.schemas.js'
 
 export async function createAssignment(db: Db, actor: Actor, body: AssignmentCreate): Promise<AssignmentRow> {
