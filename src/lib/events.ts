@@ -257,3 +257,11 @@ export function changesSql(fields: Record<string, [Expression<unknown>, Expressi
   )
   return sql<unknown>`jsonb_strip_nulls(jsonb_build_object(${sql.join(pairs)}))`
 }
+
+/**
+ * `data.changes` in SQL between two wire shapes as jsonb (`before`, `after`: columns, not expressions
+ * to repeat): each field whose value differs, but the update time; `'{}'` means no change.
+ */
+export const jsonChangesSql = (before: Expression<unknown>, after: Expression<unknown>) =>
+  sql<unknown>`(select coalesce(jsonb_object_agg(f, jsonb_build_array(${before} -> f, ${after} -> f)), '{}'::jsonb)
+    from jsonb_object_keys(${after}) f where f <> 'updatedAt' and ${before} -> f is distinct from ${after} -> f)`

@@ -1,8 +1,8 @@
-import { type Insertable, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely'
+import { type Expression, type Insertable, type QueryCreator, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { DB, ExpiringRecord } from '../../db/schema.js'
-import { iso, todayUtcSql } from '../../lib/dates.js'
+import { iso, isoSql, todayUtcSql } from '../../lib/dates.js'
 import { expiryWindowDays, settingsOf, expiryStatus as statusSql } from '../organizations/settings.queries.js'
 import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
 import type { ExpiryListQuery, ExpiryStatus } from './crew-records.schemas.js'
@@ -38,7 +38,7 @@ export async function insertCrewRecord<T extends CrewRecordTable>(
 }
 
 /** One record of the organization; `ownerId` narrows it to that user's (crew). */
-export const crewRecordById = (db: Db, table: CrewRecordTable, orgId: string, id: string, ownerId?: string) =>
+export const crewRecordById = (db: QueryCreator<DB>, table: CrewRecordTable, orgId: string, id: string, ownerId?: string) =>
   db
     .selectFrom(table)
     .where('organization_id', '=', orgId)
@@ -127,3 +127,27 @@ export const toExpiringFields = (row: ExpiringRow) => ({
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 })
+
+/**
+ * A record's wire shape as jsonb, over the row `alias` (a table or a CTE of its columns): the id, the
+ * columns of `map` under their wire names, `extra` fields, and the times as `iso` writes them.
+ */
+export function wireJsonSql(alias: string, map: Readonly<Record<string, string>>, extra: Record<string, Expression<unknown>> = {}) {
+  const ref = <T = unknown>(column: string) => sql.ref<T>(`${alias}.${column}`)
+  const fields: [string, Expression<unknown>][] = [
+    ['id', ref('id')],
+    ...Object.entries(map).map(([field, column]): [string, Expression<unknown>] => [field, ref(column)]),
+    ...Object.entries(extra),
+    ['createdAt', isoSql(ref<Date>('created_at'))],
+    ['updatedAt', isoSql(ref<Date>('updated_at'))],
+  ]
+  return sql<
+    Record<string, unknown>
+  >`jsonb_build_object(${sql.join(fields.map(([field, value]) => sql`${sql.lit(field)}::text, ${value}`))})`
+}
+
+/** Whether a PATCH's columns change the row `alias`: re-sending a value is no edit (false when it sends none). */
+export function changingSql(alias: string, columns: Record<string, unknown>) {
+  const tests = Object.entries(columns).map(([column, value]) => sql`${sql.ref(`${alias}.${column}`)} is distinct from ${value}`)
+  return tests.length === 0 ? sql<boolean>`false` : sql<boolean>`(${sql.join(tests, sql` or `)})`
+}
