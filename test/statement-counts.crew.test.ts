@@ -79,3 +79,97 @@ describe('next of kin', () => {
     expect(await Promise.all(['created', 'updated', 'deleted'].map((verb) => countEvents(`next_of_kin.${verb}`)))).toEqual(before)
   })
 })
+
+describe('review actions', () => {
+  const history = (targetId: string) =>
+    db
+      .selectFrom('verification_events')
+      .select(['from_status', 'to_status', 'action', 'actor_user_id', 'reason'])
+      .where('target_id', '=', targetId)
+      .orderBy('id')
+      .execute()
+
+  it('submit, verify and reject are one statement each, with their history and events', async () => {
+    const experience = (
+      await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/experience`, {
+        companyName: 'Blue',
+        position: 'AB',
+        startDate: '2020-01-01',
+      })
+    ).body
+    const path = (action: string) => `/api/v1/crew/experience/${experience.id}/${action}`
+    counter.reset()
+    const submitted = await org.crew.api.post(path('submit'))
+    expect([submitted.status, counter.statements, counter.transactions]).toEqual([200, 1, 0])
+    expect(submitted.body).toEqual({
+      targetType: 'experience',
+      targetId: experience.id,
+      status: 'pending',
+      rejectionReason: null,
+      reviewedAt: null,
+    })
+    counter.reset()
+    const rejected = await org.admin.api.post(path('reject'), { reason: 'Blurred' })
+    expect([rejected.status, counter.statements, counter.transactions]).toEqual([200, 1, 0])
+    expect(rejected.body).toEqual({ ...submitted.body, status: 'rejected', rejectionReason: 'Blurred', reviewedAt: expect.any(String) })
+    expect(await cost(() => org.crew.api.post(path('submit')), 200)).toEqual(ONE)
+    counter.reset()
+    const verified = await org.admin.api.post(path('verify'))
+    expect([verified.status, counter.statements, counter.transactions]).toEqual([200, 1, 0])
+    const stored = await db
+      .selectFrom('verifications')
+      .select(['status', 'reviewer_user_id'])
+      .where('target_id', '=', experience.id)
+      .execute()
+    expect(stored).toEqual([{ status: 'verified', reviewer_user_id: org.admin.id }])
+    expect(await history(experience.id)).toEqual([
+      { from_status: null, to_status: 'not_submitted', action: 'create', actor_user_id: org.crew.id, reason: null },
+      { from_status: 'not_submitted', to_status: 'pending', action: 'submit', actor_user_id: org.crew.id, reason: null },
+      { from_status: 'pending', to_status: 'rejected', action: 'reject', actor_user_id: org.admin.id, reason: 'Blurred' },
+      { from_status: 'rejected', to_status: 'pending', action: 'submit', actor_user_id: org.crew.id, reason: null },
+      { from_status: 'pending', to_status: 'verified', action: 'verify', actor_user_id: org.admin.id, reason: null },
+    ])
+    const events = await eventsOf(experience.id)
+    expect(events.map((event) => event.type)).toEqual([
+      'experience.created',
+      'verification.submitted',
+      'verification.rejected',
+      'verification.submitted',
+      'verification.verified',
+    ])
+    expect(events.slice(1, 3).map((event) => event.data)).toEqual([submitted.body, rejected.body])
+    expect(events[4].data).toEqual(verified.body)
+  })
+
+  it('refuses a move its state does not allow (409) and an item out of reach (404), in one statement, writing nothing', async () => {
+    const certificate = (await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/certificates`, { certificateType: 'medical' })).body
+    const path = (action: string) => `/api/v1/crew/certificates/${certificate.id}/${action}`
+    const before = { history: await history(certificate.id), events: await eventsOf(certificate.id) }
+    counter.reset()
+    const refused = await org.crew.api.post(path('submit'))
+    expect([refused.status, refused.body.detail, counter.statements]).toEqual([
+      409,
+      'Cannot submit an item whose verification is pending',
+      1,
+    ])
+    expect(await cost(() => other.admin.api.post(path('verify')), 404)).toEqual(ONE)
+    expect(await cost(() => other.admin.api.post(path('reject'), { reason: 'No' }), 404)).toEqual(ONE)
+    const mate = await org.addUser('crew')
+    await mate.api.get('/api/v1/users/me')
+    expect(await cost(() => mate.api.post(path('submit')), 404)).toEqual(ONE)
+    expect(await db.selectFrom('verifications').select('status').where('target_id', '=', certificate.id).execute()).toEqual([
+      { status: 'pending' },
+    ])
+    expect({ history: await history(certificate.id), events: await eventsOf(certificate.id) }).toEqual(before)
+  })
+
+  it('applies only one of two concurrent moves from the same state', async () => {
+    const document = (await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/identity-documents`, { documentType: 'passport' })).body
+    const path = (action: string) => `/api/v1/crew/identity-documents/${document.id}/${action}`
+    const results = await Promise.all([org.admin.api.post(path('verify')), org.admin.api.post(path('reject'), { reason: 'No' })])
+    expect(results.map((res) => res.status).sort()).toEqual([200, 409])
+    const moves = await history(document.id)
+    expect(moves.map((move) => move.from_status)).toEqual([null, 'pending'])
+    expect((await eventsOf(document.id)).map((event) => event.type)).toHaveLength(2)
+  })
+})

@@ -2,8 +2,9 @@ import type { Db } from '../../db/database.js'
 import type { VerificationStatus, VerificationTarget } from '../../db/schema.js'
 import { type Actor, rowOwner } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { type NewEvent, withEvents } from '../../lib/events.js'
+import type { NewEvent } from '../../lib/events.js'
 import {
+  applyReview,
   deleteVerification,
   insertVerification,
   lockVerification,
@@ -74,17 +75,17 @@ const moveEvent = (action: keyof typeof EVENT_TYPES, verification: Verification)
 })
 
 /** submit, verify or reject one item (`label` names it in a 404); any move the state machine does not allow is a 409. */
-function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
-  return withEvents(db, actor, async (trx, events): Promise<Verification> => {
-    const current = await lockVerification(trx, actor.orgId, target, rowOwner(actor))
-    if (!current) throw notFound(label)
-    const move = MOVES[action]
-    if (!move.from.includes(current.status)) throw conflict(`Cannot ${action} an item whose verification is ${current.status}`)
-    const fields = fieldsFor(move.to, actor.userId, reason)
-    const verification = toVerification(await moveVerification(trx, current, fields, { action, actorUserId: actor.userId, reason }))
-    events.push(moveEvent(action, verification))
-    return verification
+async function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
+  const move = MOVES[action]
+  const outcome = await applyReview(db, actor, target, rowOwner(actor), {
+    from: move.from,
+    fields: fieldsFor(move.to, actor.userId, reason),
+    event: { action, actorUserId: actor.userId, reason },
+    eventType: EVENT_TYPES[action],
   })
+  if (!outcome) throw notFound(label)
+  if (!outcome.moved) throw conflict(`Cannot ${action} an item whose verification is ${outcome.status}`)
+  return outcome.moved
 }
 
 export const submit = (db: Db, actor: Actor, target: Target, label: string) => review(db, actor, target, label, 'submit')
