@@ -173,3 +173,40 @@ describe('review actions', () => {
     expect((await eventsOf(document.id)).map((event) => event.type)).toHaveLength(2)
   })
 })
+
+describe('deleting a reviewed record', () => {
+  const cases = [
+    ['identity document', 'identity-documents', { documentType: 'passport', documentNumber: 'P9', expiryDate: '2031-01-01' }],
+    ['certificate', 'certificates', { certificateType: 'medical', issueDate: '2020-01-01' }],
+    ['experience', 'experience', { companyName: 'Blue', position: 'AB', startDate: '2020-01-01' }],
+  ] as const
+
+  it.each(cases)(
+    '%s: one statement deleting it and its verification, its history kept, its event its last shape',
+    async (type, path, body) => {
+      const created = (await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/${path}`, body)).body
+      const item = `/api/v1/crew/${path}/${created.id}`
+      if (path !== 'experience') await org.admin.api.post(`${item}/reject`, { reason: 'Blurred' })
+      const last = (await org.admin.api.get(path === 'experience' ? `/api/v1/crew/users/${org.crew.id}/experience` : item)).body
+      const before = path === 'experience' ? last.find((row: { id: string }) => row.id === created.id) : last
+      // Out of reach (another organization, a crew mate): 404 in one statement, nothing deleted.
+      const mate = await org.addUser('crew')
+      await mate.api.get('/api/v1/users/me')
+      for (const caller of [other.admin, mate]) expect(await cost(() => caller.api.delete(item), 404)).toEqual(ONE)
+      expect(await db.selectFrom('verifications').select('target_id').where('target_id', '=', created.id).execute()).toHaveLength(1)
+      expect(await cost(() => org.crew.api.delete(item), 204)).toEqual(ONE)
+      expect(await db.selectFrom('verifications').select('target_id').where('target_id', '=', created.id).execute()).toEqual([])
+      const history = await db
+        .selectFrom('verification_events')
+        .select('action')
+        .where('target_id', '=', created.id)
+        .orderBy('id')
+        .execute()
+      expect(history.map((row) => row.action)).toEqual(path === 'experience' ? ['create'] : ['create', 'reject'])
+      const events = await eventsOf(created.id)
+      expect(events.at(-1)).toEqual({ type: `${type.replace(' ', '_')}.deleted`, data: before })
+      expect(events.filter((event) => event.type.endsWith('.deleted'))).toHaveLength(1)
+      expect(await cost(() => org.crew.api.delete(item), 404)).toEqual(ONE)
+    },
+  )
+})

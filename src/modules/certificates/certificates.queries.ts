@@ -2,7 +2,14 @@ import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { CertificatesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
-import { crewRecordById, type ExpiringRow, expiringById, expiringOfUser, toExpiringFields } from '../crew-records/crew-records.queries.js'
+import {
+  crewRecordById,
+  type ExpiringRow,
+  expiringById,
+  expiringOfUser,
+  expiringWireSql,
+  toExpiringFields,
+} from '../crew-records/crew-records.queries.js'
 import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
 import { CERTIFICATE_COLUMNS, type Certificate } from './certificates.schemas.js'
 
@@ -11,6 +18,10 @@ const toCertificate = (row: ExpiringRow & Selectable<CertificatesTable>): Certif
   certificateType: row.certificate_type,
   ...fieldsOf(CERTIFICATE_COLUMNS, row),
 })
+
+/** A certificate as the client receives it, over its row and its verification's (DECISIONS §11's data). */
+export const certificateWire = (orgId: string, days: number) =>
+  expiringWireSql('certificates', { certificateType: 'certificate_type', ...CERTIFICATE_COLUMNS }, orgId, days)
 
 export async function listCertificates(db: Db, orgId: string, days: number, userId: string, query?: ExpiryListQuery) {
   const rows = await expiringOfUser(db, 'certificates', orgId, days, userId, query).selectAll('certificates').execute()

@@ -2,9 +2,18 @@ import { type Expression, type Insertable, type QueryCreator, type RawBuilder, t
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { DB, ExpiringRecord } from '../../db/schema.js'
+import type { Actor } from '../../lib/access.js'
 import { iso, isoSql, todayUtcSql } from '../../lib/dates.js'
+import { eventsInsert } from '../../lib/events.js'
 import { expiryWindowDays, settingsOf, expiryStatus as statusSql } from '../organizations/settings.queries.js'
-import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
+import {
+  embeddedVerification,
+  type ReviewedTable,
+  selectWithVerification,
+  type Target,
+  type VerificationJoin,
+  verificationJsonSql,
+} from '../verifications/verifications.queries.js'
 import type { ExpiryListQuery, ExpiryStatus } from './crew-records.schemas.js'
 
 // Statements every crew record table answers alike: the tables share id, organization_id, user_id and
@@ -58,17 +67,6 @@ export async function updateCrewRecord<T extends CrewRecordTable>(
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .execute()
-}
-
-/** False when there was no such record (for this owner). */
-export async function deleteCrewRecord(trx: Db, table: CrewRecordTable, orgId: string, id: string, ownerId?: string): Promise<boolean> {
-  const result = await trx
-    .deleteFrom(table)
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
-    .executeTakeFirst()
-  return result.numDeletedRows > 0n
 }
 
 /** The column of a document's or certificate's type: the key of its window in the settings. */
@@ -150,4 +148,69 @@ export function wireJsonSql(alias: string, map: Readonly<Record<string, string>>
 export function changingSql(alias: string, columns: Record<string, unknown>) {
   const tests = Object.entries(columns).map(([column, value]) => sql`${sql.ref(`${alias}.${column}`)} is distinct from ${value}`)
   return tests.length === 0 ? sql<boolean>`false` : sql<boolean>`(${sql.join(tests, sql` or `)})`
+}
+
+/** A reviewed record's wire shape as jsonb, over its row (`record`) and its verification's (`verification`, a left join). */
+export type ReviewedWireSql = (record: string, verification: string) => RawBuilder<Record<string, unknown>>
+
+/** The verification embedded in a record's wire shape: null when it has none. */
+const embeddedVerificationSql = (alias: string) =>
+  sql`case when ${sql.ref(`${alias}.status`)} is null then null else ${verificationJsonSql(alias)} end`
+
+/** The wire shape of a reviewed record whose fields are `map`'s columns, with `extra` ones computed over its row. */
+export const reviewedWireSql =
+  (map: Readonly<Record<string, string>>, extra: (record: string) => Record<string, Expression<unknown>> = () => ({})): ReviewedWireSql =>
+  (record, verification) =>
+    wireJsonSql(record, map, { ...extra(record), verification: embeddedVerificationSql(verification) })
+
+/** The wire shape of a document or certificate: `map`'s fields, its uploader, and its expiry status as of today. */
+export const expiringWireSql = (table: ExpiringTable, map: Readonly<Record<string, string>>, orgId: string, days: number) =>
+  reviewedWireSql({ ...map, uploadedByUserId: 'uploaded_by_user_id' }, (record) => ({
+    status: expiryStatusOfRow(record, table, orgId, days),
+  }))
+
+/**
+ * Deletes a reviewed record with its verification (its history stays) in one statement, recorded as
+ * `<type>.deleted` with its last wire shape, from what the statement deleted; false when there was
+ * no such record (for this owner).
+ */
+export async function deleteReviewed(
+  db: Db,
+  actor: Actor,
+  table: ReviewedTable,
+  target: Target,
+  ownerId: string | undefined,
+  wire: ReviewedWireSql,
+): Promise<boolean> {
+  const row = await db
+    .with('r', (qc) =>
+      qc
+        .deleteFrom(table)
+        .where('organization_id', '=', actor.orgId)
+        .where('id', '=', target.id)
+        .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
+        .returningAll(),
+    )
+    .with('v', (qc) =>
+      qc
+        .deleteFrom('verifications')
+        .using('r')
+        .where('verifications.target_type', '=', target.type)
+        .whereRef('verifications.target_id', '=', 'r.id')
+        .returningAll('verifications'),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        actor,
+        `${target.type}.deleted`,
+        target.type,
+        sql`select r.id as target_id, ${wire('r', 'v')} as data from r left join v on true`,
+        1,
+      ),
+    )
+    .selectFrom('r')
+    .select('r.id')
+    .executeTakeFirst()
+  return row !== undefined
 }

@@ -5,11 +5,11 @@ import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { changedOnly, fieldsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList, notFound } from '../../lib/errors.js'
-import { type NewEvent, objectEvent, updateEvents, withEvents } from '../../lib/events.js'
+import { type NewEvent, updateEvents } from '../../lib/events.js'
 import { findReferenceableUpload } from '../uploads/uploads.queries.js'
 import type { ReviewedTable, Target } from '../verifications/verifications.queries.js'
-import { closeReview, reopenAfterEdit } from '../verifications/verifications.service.js'
-import { deleteCrewRecord, orgUserExists, updateCrewRecord } from './crew-records.queries.js'
+import { reopenAfterEdit } from '../verifications/verifications.service.js'
+import { deleteReviewed, orgUserExists, type ReviewedWireSql, updateCrewRecord } from './crew-records.queries.js'
 import { EXPIRING_COLUMNS, EXPIRY_DATE_ORDER } from './crew-records.schemas.js'
 
 // Rules a user's crew records share. A record and its verification always change together, in the
@@ -86,15 +86,7 @@ export async function applyEdit<T extends ReviewedTable>(
   events.unshift(...updateEvents(`${target.type}.updated`, target.type, before, (await read(trx))!))
 }
 
-/**
- * Deletes a reviewed record with its verification (its history stays), recorded as `<type>.deleted`
- * with its last wire shape; 404 for one the caller may not see.
- */
-export async function removeReviewed(db: Db, actor: Actor, table: ReviewedTable, target: Target, label: string, read: WireOf) {
-  await withEvents(db, actor, async (trx, events) => {
-    const last = await read(trx)
-    if (!last || !(await deleteCrewRecord(trx, table, actor.orgId, target.id, rowOwner(actor)))) throw notFound(label)
-    await closeReview(trx, actor.orgId, target)
-    events.push(objectEvent(`${target.type}.deleted`, target.type, last))
-  })
+/** Deletes a reviewed record, its verification and its event in one statement; 404 for one the caller may not see. */
+export async function removeReviewed(db: Db, actor: Actor, table: ReviewedTable, target: Target, label: string, wire: ReviewedWireSql) {
+  if (!(await deleteReviewed(db, actor, table, target, rowOwner(actor), wire))) throw notFound(label)
 }

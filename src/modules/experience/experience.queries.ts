@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js'
 import type { ExperiencesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
-import { crewRecordById } from '../crew-records/crew-records.queries.js'
+import { crewRecordById, reviewedWireSql } from '../crew-records/crew-records.queries.js'
 import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
 import { EXPERIENCE_COLUMNS, type Experience } from './experience.schemas.js'
 
@@ -14,6 +14,9 @@ const toExperience = (row: Selectable<ExperiencesTable> & VerificationJoin): Exp
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 })
+
+/** An experience row as the client receives it, over its row and its verification's (DECISIONS §11's data). */
+export const experienceWire = reviewedWireSql(EXPERIENCE_COLUMNS)
 
 const selectExperience = (db: Db, orgId: string) =>
   selectWithVerification(db, 'experiences').selectAll('experiences').where('experiences.organization_id', '=', orgId)

@@ -8,6 +8,7 @@ import { type EventSource, eventsInsert } from '../../lib/events.js'
 import {
   crewRecordById,
   type ExpiringRow,
+  expiringWireSql,
   expiringById,
   expiringOfUser,
   expiryStatusOfRow,
@@ -22,6 +23,10 @@ const toIdentityDocument = (row: ExpiringRow & Selectable<IdentityDocumentsTable
   documentType: row.document_type,
   ...fieldsOf(DOCUMENT_COLUMNS, row),
 })
+
+/** A document as the client receives it, over its row and its verification's (DECISIONS §11's data). */
+export const identityDocumentWire = (orgId: string, days: number) =>
+  expiringWireSql('identity_documents', { documentType: 'document_type', ...DOCUMENT_COLUMNS }, orgId, days)
 
 export async function listIdentityDocuments(db: Db, orgId: string, days: number, userId: string, query?: ExpiryListQuery) {
   const rows = await expiringOfUser(db, 'identity_documents', orgId, days, userId, query).selectAll('identity_documents').execute()

@@ -212,15 +212,6 @@ export async function applyReview(db: Db, actor: Actor, target: Target, ownerId:
   return row && { status: row.current, moved: row.status === null ? undefined : row.moved }
 }
 
-export async function deleteVerification(trx: Db, orgId: string, target: Target): Promise<void> {
-  await trx
-    .deleteFrom('verifications')
-    .where('organization_id', '=', orgId)
-    .where('target_type', '=', target.type)
-    .where('target_id', '=', target.id)
-    .execute()
-}
-
 export async function userVerifications(db: Db, orgId: string, userId: string): Promise<Verification[]> {
   const rows = await db
     .selectFrom('verifications')

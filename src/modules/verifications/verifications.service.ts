@@ -5,7 +5,6 @@ import { conflict, notFound } from '../../lib/errors.js'
 import type { NewEvent } from '../../lib/events.js'
 import {
   applyReview,
-  deleteVerification,
   insertVerification,
   lockVerification,
   type MoveEvent,
@@ -105,6 +104,3 @@ export async function reopenAfterEdit(trx: Db, actor: Actor, target: Target, cha
   })
   events.push(moveEvent('edit', toVerification(moved)))
 }
-
-/** A deleted record's verification goes with it; its history stays. */
-export const closeReview = (trx: Db, orgId: string, target: Target) => deleteVerification(trx, orgId, target)
