@@ -210,3 +210,57 @@ describe('deleting a reviewed record', () => {
     },
   )
 })
+
+describe('creating a certificate or an experience row', () => {
+  const cases = [
+    ['certificate', 'certificates', { certificateType: 'medical', certificateNumber: 'M1', expiryDate: '2031-01-01' }, 'pending'],
+    ['experience', 'experience', { companyName: 'Blue', position: 'AB', startDate: '2020-01-01' }, 'not_submitted'],
+  ] as const
+
+  it.each(cases)('%s: one statement writing it, its verification, its history and its event', async (type, path, body, status) => {
+    counter.reset()
+    const created = await org.admin.api.post(`/api/v1/crew/users/${org.crew.id}/${path}`, body)
+    expect([created.status, counter.statements, counter.transactions]).toEqual([201, 1, 0])
+    expect(created.body.verification).toEqual({
+      targetType: type,
+      targetId: created.body.id,
+      status,
+      rejectionReason: null,
+      reviewedAt: null,
+    })
+    const stored = await db
+      .selectFrom('verifications as v')
+      .innerJoin('verification_events as e', 'e.target_id', 'v.target_id')
+      .select(['v.status', 'v.user_id', 'e.action', 'e.from_status', 'e.to_status', 'e.actor_user_id'])
+      .where('v.target_id', '=', created.body.id)
+      .execute()
+    expect(stored).toEqual([
+      { status, user_id: org.crew.id, action: 'create', from_status: null, to_status: status, actor_user_id: org.admin.id },
+    ])
+    expect(await eventsOf(created.body.id)).toEqual([{ type: `${type}.created`, data: created.body }])
+  })
+
+  it.each(cases)("%s: another organization's user is a 404 in one statement, writing nothing", async (type, path, body) => {
+    const before = await countEvents(`${type}.created`)
+    expect(await cost(() => org.admin.api.post(`/api/v1/crew/users/${other.crew.id}/${path}`, body), 404)).toEqual(ONE)
+    expect(await countEvents(`${type}.created`)).toBe(before)
+    const table = path === 'experience' ? 'experiences' : 'certificates'
+    expect(await db.selectFrom(table).select('id').where('user_id', '=', other.crew.id).execute()).toEqual([])
+  })
+
+  it('an upload that may not be referenced is a 422 in the same one statement', async () => {
+    const before = await countEvents('certificate.created')
+    counter.reset()
+    const res = await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/certificates`, {
+      certificateType: 'medical',
+      uploadId: '0190a000-0000-7000-8000-0000000000ff',
+    })
+    expect([res.status, res.body, counter.statements, counter.transactions]).toEqual([
+      422,
+      { detail: [{ loc: ['body', 'uploadId'], msg: 'Upload not found or not ready to be referenced', type: 'value_error' }] },
+      1,
+      0,
+    ])
+    expect(await countEvents('certificate.created')).toBe(before)
+  })
+})

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { CertificatesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
@@ -8,6 +8,9 @@ import {
   expiringById,
   expiringOfUser,
   expiringWireSql,
+  type InsertOutcome,
+  insertReviewed,
+  type NewReviewed,
   toExpiringFields,
 } from '../crew-records/crew-records.queries.js'
 import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
@@ -36,3 +39,20 @@ export async function findCertificate(db: Db, orgId: string, days: number, id: s
 /** One certificate, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
 export const lockCertificate = (trx: Db, orgId: string, id: string, ownerId?: string) =>
   crewRecordById(trx, 'certificates', orgId, id, ownerId).selectAll('certificates').forUpdate().executeTakeFirst()
+
+/** Creates a certificate, its verification and its `certificate.created` event in one statement (`insertReviewed`). */
+export async function insertCertificate(
+  db: Db,
+  orgId: string,
+  days: number,
+  certificate: NewReviewed<'certificates'>,
+): Promise<InsertOutcome<Certificate>> {
+  const data = certificateWire(orgId, days)('doc', 'ver')
+  const rows = sql<{
+    target_id: string
+    data: unknown
+  }>`select doc.id as target_id, ${data} as data from doc join ver on ver.target_id = doc.id`
+  const outcome = await insertReviewed(db, 'certificates', orgId, certificate, { type: 'certificate.created', rows }, days)
+  if (outcome.found !== 'created') return outcome
+  return { found: 'created', row: toCertificate(outcome.row as ExpiringRow & Selectable<CertificatesTable>) }
+}

@@ -33,7 +33,6 @@ export const userCertificatesRoutes: ModulePlugin = (app, { db, config }) => {
     },
     async (request, reply) => {
       const { actor, params } = request
-      await reachUser(db, actor, params.user_id)
       return reply.status(201).send(await createCertificate(db, actor, params.user_id, request.body, config.expiringSoonDays))
     },
   )

@@ -4,12 +4,12 @@ import type { DB, ExpiringRecord } from '../../db/schema.js'
 import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { changedOnly, fieldsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
-import { IssueList, notFound } from '../../lib/errors.js'
+import { IssueList, notFound, ValidationFailed } from '../../lib/errors.js'
 import { type NewEvent, updateEvents } from '../../lib/events.js'
 import { findReferenceableUpload } from '../uploads/uploads.queries.js'
 import type { ReviewedTable, Target } from '../verifications/verifications.queries.js'
 import { reopenAfterEdit } from '../verifications/verifications.service.js'
-import { deleteReviewed, orgUserExists, type ReviewedWireSql, updateCrewRecord } from './crew-records.queries.js'
+import { deleteReviewed, type InsertOutcome, orgUserExists, type ReviewedWireSql, updateCrewRecord } from './crew-records.queries.js'
 import { EXPIRING_COLUMNS, EXPIRY_DATE_ORDER } from './crew-records.schemas.js'
 
 // Rules a user's crew records share. A record and its verification always change together, in the
@@ -33,10 +33,28 @@ export const addUploadIssue = (issues: IssueList) =>
   issues.add(['body', 'uploadId'], 'Upload not found or not ready to be referenced', 'value_error')
 
 /** The checks of a new record's dates that need no database: true when they pass. */
-export function expiringDatesInOrder(body: ExpiringWrite['body']): boolean {
+function expiringDatesInOrder(body: ExpiringWrite['body']): boolean {
   const issues = new IssueList()
   checkDateOrder(issues, EXPIRY_DATE_ORDER, body)
   return issues.issues.length === 0
+}
+
+/**
+ * A create is one statement when the dates are in order (DECISIONS §3 checks the user, then every
+ * problem of the body in one 422): a body with dates out of order takes the checks' own statements,
+ * so that its 422 still lists an upload problem too, or its 404 names a missing user first.
+ */
+export async function checkOutOfOrderCreate(db: Db, actor: Actor, userId: string, body: ExpiringWrite['body'], uploadId?: string | null) {
+  if (expiringDatesInOrder(body)) return
+  await reachUser(db, actor, userId)
+  await checkExpiringWrite(db, actor, { body, uploadId })
+}
+
+/** The created record, or the 404 (no such user) or 422 (upload) its statement found. */
+export function createdOrThrow<R>(outcome: InsertOutcome<R>): R {
+  if (outcome.found === 'created') return outcome.row
+  if (outcome.found === 'user') throw notFound('User')
+  throw new ValidationFailed(addUploadIssue(new IssueList()).issues)
 }
 
 interface ExpiringWrite {

@@ -1,9 +1,15 @@
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { ExperiencesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
-import { crewRecordById, reviewedWireSql } from '../crew-records/crew-records.queries.js'
+import {
+  crewRecordById,
+  type InsertOutcome,
+  insertReviewed,
+  type NewReviewed,
+  reviewedWireSql,
+} from '../crew-records/crew-records.queries.js'
 import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
 import { EXPERIENCE_COLUMNS, type Experience } from './experience.schemas.js'
 
@@ -40,3 +46,12 @@ export async function findExperience(db: Db, orgId: string, id: string): Promise
 /** One row, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
 export const lockExperience = (trx: Db, orgId: string, id: string, ownerId?: string) =>
   crewRecordById(trx, 'experiences', orgId, id, ownerId).selectAll('experiences').forUpdate().executeTakeFirst()
+
+/** Creates an experience row, its verification and its `experience.created` event in one statement (`insertReviewed`). */
+export async function insertExperience(db: Db, orgId: string, experience: NewReviewed<'experiences'>): Promise<InsertOutcome<Experience>> {
+  const rows = sql<{ target_id: string; data: unknown }>`select doc.id as target_id, ${experienceWire('doc', 'ver')} as data
+    from doc join ver on ver.target_id = doc.id`
+  const outcome = await insertReviewed(db, 'experiences', orgId, experience, { type: 'experience.created', rows })
+  if (outcome.found !== 'created') return outcome
+  return { found: 'created', row: toExperience(outcome.row) }
+}

@@ -29,9 +29,7 @@ export const userExperienceRoutes: ModulePlugin = (app, { db }) => {
       },
     },
     async (request, reply) => {
-      const { actor, params } = request
-      await reachUser(db, actor, params.user_id)
-      return reply.status(201).send(await createExperience(db, actor, params.user_id, request.body))
+      return reply.status(201).send(await createExperience(db, request.actor, request.params.user_id, request.body))
     },
   )
 

@@ -2,10 +2,10 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
-import { IssueList, notFound, ValidationFailed } from '../../lib/errors.js'
+import { notFound } from '../../lib/errors.js'
 import { withEvents } from '../../lib/events.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
-import { addUploadIssue, applyEdit, checkExpiringWrite, expiringDatesInOrder, reachUser } from '../crew-records/crew-records.service.js'
+import { applyEdit, checkExpiringWrite, checkOutOfOrderCreate, createdOrThrow } from '../crew-records/crew-records.service.js'
 import { initialReview } from '../verifications/verifications.service.js'
 import { findIdentityDocument, insertIdentityDocument, lockIdentityDocument } from './identity-documents.queries.js'
 import {
@@ -28,24 +28,16 @@ function toColumns(body: IdentityDocumentUpdate) {
   })
 }
 
-/**
- * One statement when the dates are in order (DECISIONS §3 checks the user, then every problem of the
- * body in one 422): a body with dates out of order takes the checks' own statements, so that its 422
- * still lists an upload problem too, or its 404 names a missing user first.
- */
+/** One statement, but for a body whose dates are out of order (`checkOutOfOrderCreate`). */
 export async function createIdentityDocument(db: Db, actor: Actor, userId: string, body: IdentityDocumentCreate, days: number) {
   const columns = { ...toColumns(body), document_type: body.documentType, uploaded_by_user_id: actor.userId }
-  if (!expiringDatesInOrder(body)) {
-    await reachUser(db, actor, userId)
-    await checkExpiringWrite(db, actor, { body, uploadId: columns.upload_id })
-  }
+  await checkOutOfOrderCreate(db, actor, userId, body, columns.upload_id)
   assertCanReachUser(actor, userId)
   const upload = columns.upload_id ? { id: columns.upload_id, ownerId: rowOwner(actor) } : undefined
   const review = initialReview(actor, 'identity_document')
-  const outcome = await insertIdentityDocument(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor })
-  if (outcome.found === 'created') return outcome.document
-  if (outcome.found === 'user') throw notFound('User')
-  throw new ValidationFailed(addUploadIssue(new IssueList()).issues)
+  return createdOrThrow(
+    await insertIdentityDocument(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor }),
+  )
 }
 
 /** PATCH: omitted fields stay, null clears; documentType cannot change. */

@@ -42,7 +42,7 @@ const toQueueItem = (row: VerificationRow): ReviewQueueItem => ({
 })
 
 /** The record tables whose rows are reviewed, with the verification target of each. */
-const TARGET_OF = {
+export const TARGET_OF = {
   identity_documents: 'identity_document',
   certificates: 'certificate',
   experiences: 'experience',
@@ -94,21 +94,6 @@ async function insertEvent(
       reason: event.reason,
     })
     .execute()
-}
-
-export async function insertVerification(
-  trx: Db,
-  orgId: string,
-  userId: string,
-  target: Target,
-  fields: VerificationFields,
-  event: MoveEvent,
-) {
-  await trx
-    .insertInto('verifications')
-    .values({ target_type: target.type, target_id: target.id, organization_id: orgId, user_id: userId, ...fields })
-    .execute()
-  await insertEvent(trx, orgId, target, null, fields.status, event)
 }
 
 /** The verification of one item, locked until the transaction ends; `ownerId` narrows it to one user's items (crew). */

@@ -5,7 +5,6 @@ import { conflict, notFound } from '../../lib/errors.js'
 import type { NewEvent } from '../../lib/events.js'
 import {
   applyReview,
-  insertVerification,
   lockVerification,
   type MoveEvent,
   moveVerification,
@@ -51,12 +50,6 @@ function fieldsFor(to: VerificationStatus, actorUserId: string, reason: string |
 /** The verification a new record starts with, and the event that records its creation. */
 export function initialReview(actor: Actor, type: VerificationTarget): { fields: VerificationFields; event: MoveEvent } {
   return { fields: fieldsFor(INITIAL[type], actor.userId), event: { action: 'create', actorUserId: actor.userId, reason: null } }
-}
-
-/** Opens the verification of a new record, inside the transaction that creates it. */
-export async function startReview(trx: Db, actor: Actor, userId: string, target: Target): Promise<void> {
-  const { fields, event } = initialReview(actor, target.type)
-  await insertVerification(trx, actor.orgId, userId, target, fields, event)
 }
 
 /** The event type of each move (DECISIONS §11); it targets the item reviewed, its data is the verification after the move. */
