@@ -264,3 +264,101 @@ describe('creating a certificate or an experience row', () => {
     expect(await countEvents('certificate.created')).toBe(before)
   })
 })
+
+describe('PATCH of a reviewed record', () => {
+  it('identity document: one statement updating it, reopening its review, with both events in order', async () => {
+    const doc = (
+      await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/identity-documents`, {
+        documentType: 'passport',
+        issueDate: '2020-01-01',
+        expiryDate: '2030-01-01',
+      })
+    ).body
+    const path = `/api/v1/crew/identity-documents/${doc.id}`
+    const verified = (await org.admin.api.post(`${path}/verify`)).body
+    counter.reset()
+    const patched = await org.crew.api.patch(path, { documentNumber: 'P2', notes: 'renewed' })
+    expect([patched.status, counter.statements, counter.transactions]).toEqual([200, 1, 0])
+    const reopened = { ...verified, status: 'pending', reviewedAt: null }
+    expect(patched.body).toEqual({ ...doc, documentNumber: 'P2', notes: 'renewed', verification: reopened, updatedAt: expect.any(String) })
+    expect(await org.crew.api.get(path).then((res) => res.body)).toEqual(patched.body)
+    // Notes alone are no material change: the review stays; the same values again are no change at all.
+    await org.admin.api.post(`${path}/verify`)
+    expect(await cost(() => org.crew.api.patch(path, { notes: 'again' }), 200)).toEqual(ONE)
+    expect(await cost(() => org.crew.api.patch(path, { notes: 'again', documentNumber: 'P2' }), 200)).toEqual(ONE)
+    const events = await eventsOf(doc.id)
+    expect(events.slice(2, 4)).toEqual([
+      {
+        type: 'identity_document.updated',
+        data: { changes: { documentNumber: [null, 'P2'], notes: [null, 'renewed'], verification: [verified, reopened] } },
+      },
+      { type: 'verification.reopened', data: reopened },
+    ])
+    expect(events.slice(4).map((event) => event.type)).toEqual(['verification.verified', 'identity_document.updated'])
+    expect(events[5].data).toEqual({ changes: { notes: ['renewed', 'again'] } })
+    const history = await db
+      .selectFrom('verification_events')
+      .select(['action', 'from_status'])
+      .where('target_id', '=', doc.id)
+      .orderBy('id')
+      .execute()
+    expect(history).toEqual([
+      { action: 'create', from_status: null },
+      { action: 'verify', from_status: 'pending' },
+      { action: 'edit', from_status: 'verified' },
+      { action: 'verify', from_status: 'pending' },
+    ])
+  })
+
+  it('refuses in the same one statement, writing nothing: out of reach, dates out of order with the stored ones, a bad upload', async () => {
+    const cert = (
+      await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/certificates`, { certificateType: 'medical', issueDate: '2020-01-01' })
+    ).body
+    const path = `/api/v1/crew/certificates/${cert.id}`
+    const mate = await org.addUser('crew')
+    await mate.api.get('/api/v1/users/me')
+    for (const caller of [other.admin, mate]) expect(await cost(() => caller.api.patch(path, { certificateNumber: 'X' }), 404)).toEqual(ONE)
+    counter.reset()
+    const early = await org.crew.api.patch(path, { certificateNumber: 'X', expiryDate: '2019-12-31' })
+    expect([early.status, early.body.detail, counter.statements]).toEqual([
+      422,
+      [{ loc: ['body', 'expiryDate'], msg: 'expiryDate must not be before issueDate', type: 'value_error' }],
+      1,
+    ])
+    counter.reset()
+    const both = await org.crew.api.patch(path, { issueDate: '2031-01-01', expiryDate: '2030-01-01', uploadId: other.crew.id })
+    expect([both.status, both.body.detail.map((issue: { loc: string[] }) => issue.loc), counter.statements]).toEqual([
+      422,
+      [
+        ['body', 'expiryDate'],
+        ['body', 'uploadId'],
+      ],
+      1,
+    ])
+    // The type cannot change: read for the 404 or the full 422, never written.
+    expect(await cost(() => org.crew.api.patch(path, { certificateType: 'gmdss' }), 422)).toEqual(ONE)
+    expect(await cost(() => other.admin.api.patch(path, { certificateType: 'gmdss' }), 404)).toEqual(ONE)
+    expect(await org.crew.api.get(path).then((res) => res.body)).toEqual(cert)
+    expect((await eventsOf(cert.id)).map((event) => event.type)).toEqual(['certificate.created'])
+  })
+
+  it('experience: the end date is checked against the stored start date, and the change recorded', async () => {
+    const row = (
+      await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/experience`, {
+        companyName: 'Blue',
+        position: 'AB',
+        startDate: '2020-01-01',
+      })
+    ).body
+    const path = `/api/v1/crew/experience/${row.id}`
+    counter.reset()
+    const early = await org.crew.api.patch(path, { endDate: '2019-01-01' })
+    expect([early.status, early.body.detail[0].loc, counter.statements]).toEqual([422, ['body', 'endDate'], 1])
+    counter.reset()
+    const patched = await org.crew.api.patch(path, { endDate: '2021-01-01' })
+    expect([patched.status, patched.body.endDate, counter.statements, counter.transactions]).toEqual([200, '2021-01-01', 1, 0])
+    expect((await eventsOf(row.id)).slice(1)).toEqual([
+      { type: 'experience.updated', data: { changes: { endDate: [null, '2021-01-01'] } } },
+    ])
+  })
+})

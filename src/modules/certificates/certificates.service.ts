@@ -2,12 +2,16 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
-import { notFound } from '../../lib/errors.js'
-import { withEvents } from '../../lib/events.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
-import { applyEdit, checkExpiringWrite, checkOutOfOrderCreate, createdOrThrow } from '../crew-records/crew-records.service.js'
+import {
+  checkOutOfOrderCreate,
+  createdOrThrow,
+  EXPIRY_DATES,
+  editReviewed,
+  refuseTypeChange,
+} from '../crew-records/crew-records.service.js'
 import { initialReview } from '../verifications/verifications.service.js'
-import { findCertificate, insertCertificate, lockCertificate } from './certificates.queries.js'
+import { certificateWire, insertCertificate } from './certificates.queries.js'
 import { CERTIFICATE_COLUMNS, type Certificate, type CertificateCreate, type CertificateUpdate } from './certificates.schemas.js'
 
 export const LABEL = 'Certificate'
@@ -27,13 +31,11 @@ export async function createCertificate(db: Db, actor: Actor, userId: string, bo
 }
 
 /** PATCH: omitted fields stay, null clears; certificateType cannot change. */
-export function editCertificate(db: Db, actor: Actor, id: string, body: CertificateUpdate, days: number) {
-  const sent = toColumns(body)
-  return withEvents(db, actor, async (trx, events): Promise<Certificate> => {
-    const current = await lockCertificate(trx, actor.orgId, id, rowOwner(actor))
-    if (!current) throw notFound(LABEL)
-    await checkExpiringWrite(trx, actor, { body, uploadId: sent.upload_id, current: { row: current, typeField: 'certificateType' } })
-    await applyEdit(trx, actor, 'certificates', target(id), current, sent, (t) => findCertificate(t, actor.orgId, days, id), events)
-    return (await findCertificate(trx, actor.orgId, days, id))!
-  })
+export async function editCertificate(db: Db, actor: Actor, id: string, body: CertificateUpdate, days: number) {
+  const columns = toColumns(body)
+  const uploadId = columns.upload_id
+  if ('certificateType' in body)
+    await refuseTypeChange(db, actor, 'certificates', id, LABEL, { body, uploadId, typeField: 'certificateType' })
+  const edit = { table: 'certificates' as const, target: target(id), columns, wire: certificateWire(actor.orgId, days), uploadId }
+  return (await editReviewed(db, actor, LABEL, body, EXPIRY_DATES, edit)) as Certificate
 }

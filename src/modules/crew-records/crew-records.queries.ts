@@ -1,4 +1,4 @@
-import { type Expression, type Insertable, type QueryCreator, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely'
+import { type Expression, type Insertable, type QueryCreator, type RawBuilder, type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { DB, ExpiringRecord } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
@@ -22,7 +22,7 @@ import type { ExpiryListQuery, ExpiryStatus } from './crew-records.schemas.js'
 // the timestamps. Builders leave the selection to the caller (`selectAll(table)`), which keeps its row type.
 
 type CrewRecordTable = 'identity_documents' | 'certificates' | 'experiences' | 'next_of_kin'
-type ExpiringTable = 'identity_documents' | 'certificates'
+export type ExpiringTable = 'identity_documents' | 'certificates'
 
 export async function orgUserExists(db: Db, orgId: string, userId: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst()
@@ -39,21 +39,6 @@ export const crewRecordById = (db: QueryCreator<DB>, table: CrewRecordTable, org
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
-
-export async function updateCrewRecord<T extends CrewRecordTable>(
-  trx: Db,
-  table: T,
-  orgId: string,
-  id: string,
-  changes: Partial<Updateable<DB[T]>>,
-) {
-  await trx
-    .updateTable(table as CrewRecordTable)
-    .set({ ...changes, updated_at: new Date() })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .execute()
-}
 
 /** The column of a document's or certificate's type: the key of its window in the settings. */
 const typeColumnName = (table: ExpiringTable) => (table === 'identity_documents' ? 'document_type' : 'certificate_type')

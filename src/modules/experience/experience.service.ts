@@ -1,13 +1,12 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
-import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
-import { columnsOf, fieldsOf } from '../../lib/columns.js'
+import { type Actor, assertCanReachUser } from '../../lib/access.js'
+import { columnsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
-import { IssueList, notFound } from '../../lib/errors.js'
-import { withEvents } from '../../lib/events.js'
-import { applyEdit, createdOrThrow, reachUser } from '../crew-records/crew-records.service.js'
+import { IssueList } from '../../lib/errors.js'
+import { createdOrThrow, editReviewed, reachUser } from '../crew-records/crew-records.service.js'
 import { initialReview } from '../verifications/verifications.service.js'
-import { findExperience, insertExperience, lockExperience } from './experience.queries.js'
+import { experienceWire, insertExperience } from './experience.queries.js'
 import {
   EXPERIENCE_COLUMNS,
   EXPERIENCE_DATE_ORDER,
@@ -17,6 +16,8 @@ import {
 } from './experience.schemas.js'
 
 export const LABEL = 'Experience'
+const EXPERIENCE_DATES = { pairs: EXPERIENCE_DATE_ORDER, columns: EXPERIENCE_COLUMNS }
+
 export const target = (id: string) => ({ type: 'experience' as const, id })
 
 /** One statement; a body whose dates are out of order is refused after the user is found (404 first). */
@@ -33,21 +34,7 @@ export async function createExperience(db: Db, actor: Actor, userId: string, bod
 }
 
 /** PATCH: omitted fields stay, null clears the optional ones. */
-export function editExperience(db: Db, actor: Actor, id: string, body: ExperienceUpdate) {
-  return withEvents(db, actor, async (trx, events): Promise<Experience> => {
-    const current = await lockExperience(trx, actor.orgId, id, rowOwner(actor))
-    if (!current) throw notFound(LABEL)
-    checkDateOrder(new IssueList(), EXPERIENCE_DATE_ORDER, body, fieldsOf(EXPERIENCE_COLUMNS, current)).throwIfAny()
-    await applyEdit(
-      trx,
-      actor,
-      'experiences',
-      target(id),
-      current,
-      columnsOf(EXPERIENCE_COLUMNS, body),
-      (t) => findExperience(t, actor.orgId, id),
-      events,
-    )
-    return (await findExperience(trx, actor.orgId, id))!
-  })
+export async function editExperience(db: Db, actor: Actor, id: string, body: ExperienceUpdate) {
+  const edit = { table: 'experiences' as const, target: target(id), columns: columnsOf(EXPERIENCE_COLUMNS, body), wire: experienceWire }
+  return (await editReviewed(db, actor, LABEL, body, EXPERIENCE_DATES, edit)) as Experience
 }

@@ -2,12 +2,16 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
-import { notFound } from '../../lib/errors.js'
-import { withEvents } from '../../lib/events.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
-import { applyEdit, checkExpiringWrite, checkOutOfOrderCreate, createdOrThrow } from '../crew-records/crew-records.service.js'
+import {
+  checkOutOfOrderCreate,
+  createdOrThrow,
+  EXPIRY_DATES,
+  editReviewed,
+  refuseTypeChange,
+} from '../crew-records/crew-records.service.js'
 import { initialReview } from '../verifications/verifications.service.js'
-import { findIdentityDocument, insertIdentityDocument, lockIdentityDocument } from './identity-documents.queries.js'
+import { identityDocumentWire, insertIdentityDocument } from './identity-documents.queries.js'
 import {
   DOCUMENT_COLUMNS,
   type IdentityDocument,
@@ -41,22 +45,12 @@ export async function createIdentityDocument(db: Db, actor: Actor, userId: strin
 }
 
 /** PATCH: omitted fields stay, null clears; documentType cannot change. */
-export function editIdentityDocument(db: Db, actor: Actor, id: string, body: IdentityDocumentUpdate, days: number) {
-  const sent = toColumns(body)
-  return withEvents(db, actor, async (trx, events): Promise<IdentityDocument> => {
-    const current = await lockIdentityDocument(trx, actor.orgId, id, rowOwner(actor))
-    if (!current) throw notFound(LABEL)
-    await checkExpiringWrite(trx, actor, { body, uploadId: sent.upload_id, current: { row: current, typeField: 'documentType' } })
-    await applyEdit(
-      trx,
-      actor,
-      'identity_documents',
-      target(id),
-      current,
-      sent,
-      (t) => findIdentityDocument(t, actor.orgId, days, id),
-      events,
-    )
-    return (await findIdentityDocument(trx, actor.orgId, days, id))!
-  })
+export async function editIdentityDocument(db: Db, actor: Actor, id: string, body: IdentityDocumentUpdate, days: number) {
+  const columns = toColumns(body)
+  const uploadId = columns.upload_id
+  if ('documentType' in body)
+    await refuseTypeChange(db, actor, 'identity_documents', id, LABEL, { body, uploadId, typeField: 'documentType' })
+  const wire = identityDocumentWire(actor.orgId, days)
+  const edit = { table: 'identity_documents' as const, target: target(id), columns, wire, uploadId }
+  return (await editReviewed(db, actor, LABEL, body, EXPIRY_DATES, edit)) as IdentityDocument
 }

@@ -73,56 +73,6 @@ export function embeddedVerification(row: VerificationJoin): Verification | null
   return target_type && target_id && status ? toVerification({ ...row, target_type, target_id, status }) : null
 }
 
-async function insertEvent(
-  trx: Db,
-  orgId: string,
-  target: Target,
-  from: VerificationStatus | null,
-  to: VerificationStatus,
-  event: MoveEvent,
-) {
-  await trx
-    .insertInto('verification_events')
-    .values({
-      organization_id: orgId,
-      target_type: target.type,
-      target_id: target.id,
-      from_status: from,
-      to_status: to,
-      action: event.action,
-      actor_user_id: event.actorUserId,
-      reason: event.reason,
-    })
-    .execute()
-}
-
-/** The verification of one item, locked until the transaction ends; `ownerId` narrows it to one user's items (crew). */
-export function lockVerification(trx: Db, orgId: string, target: Target, ownerId?: string) {
-  let query = trx
-    .selectFrom('verifications')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('target_type', '=', target.type)
-    .where('target_id', '=', target.id)
-  if (ownerId) query = query.where('user_id', '=', ownerId)
-  return query.forUpdate().executeTakeFirst()
-}
-
-/** Moves a verification and keeps the move in its history. */
-export async function moveVerification(trx: Db, current: VerificationRow, fields: VerificationFields, event: MoveEvent) {
-  const target = { type: current.target_type, id: current.target_id }
-  const row = await trx
-    .updateTable('verifications')
-    .set({ ...fields, updated_at: new Date() })
-    .where('organization_id', '=', current.organization_id)
-    .where('target_type', '=', target.type)
-    .where('target_id', '=', target.id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  await insertEvent(trx, current.organization_id, target, current.status, fields.status, event)
-  return row
-}
-
 /** The verification of the row `alias` as its wire shape in jsonb (an event's data, or embedded in a record's). */
 export const verificationJsonSql = (alias: string) => {
   const ref = (column: string) => sql.ref(`${alias}.${column}`)

@@ -2,20 +2,10 @@ import type { Db } from '../../db/database.js'
 import type { VerificationStatus, VerificationTarget } from '../../db/schema.js'
 import { type Actor, rowOwner } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import type { NewEvent } from '../../lib/events.js'
-import {
-  applyReview,
-  lockVerification,
-  type MoveEvent,
-  moveVerification,
-  type Target,
-  toVerification,
-  type VerificationFields,
-} from './verifications.queries.js'
-import type { Verification } from './verifications.schemas.js'
+import { applyReview, type MoveEvent, type Review, type Target, type VerificationFields } from './verifications.queries.js'
 
-// The one verification service (DECISIONS §3). Record modules call it inside the transaction that
-// writes the record, so a record and its verification always change together.
+// The one verification service (DECISIONS §3). Record modules write a record and its verification
+// in one statement, so they always change together.
 
 type ReviewAction = 'submit' | 'verify' | 'reject'
 
@@ -60,12 +50,6 @@ const EVENT_TYPES = {
   edit: 'verification.reopened',
 } as const
 
-const moveEvent = (action: keyof typeof EVENT_TYPES, verification: Verification): NewEvent => ({
-  type: EVENT_TYPES[action],
-  target: { type: verification.targetType, id: verification.targetId },
-  data: verification,
-})
-
 /** submit, verify or reject one item (`label` names it in a 404); any move the state machine does not allow is a 409. */
 async function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
   const move = MOVES[action]
@@ -85,15 +69,10 @@ export const verify = (db: Db, actor: Actor, target: Target, label: string) => r
 export const reject = (db: Db, actor: Actor, target: Target, label: string, reason: string) =>
   review(db, actor, target, label, 'reject', reason)
 
-/** A material edit, a change to any column but notes, sends a verified or rejected item back to review. */
-export async function reopenAfterEdit(trx: Db, actor: Actor, target: Target, changes: object, events: NewEvent[]): Promise<void> {
-  if (!Object.keys(changes).some((column) => column !== 'notes')) return
-  const current = await lockVerification(trx, actor.orgId, target)
-  if (!current || !MOVES.edit.from.includes(current.status)) return
-  const moved = await moveVerification(trx, current, fieldsFor(MOVES.edit.to, actor.userId), {
-    action: 'edit',
-    actorUserId: actor.userId,
-    reason: null,
-  })
-  events.push(moveEvent('edit', toVerification(moved)))
-}
+/** The move a material edit (a change to any column but notes) makes on a verified or rejected item. */
+export const reopenReview = (actor: Actor): Review => ({
+  from: MOVES.edit.from,
+  fields: fieldsFor(MOVES.edit.to, actor.userId),
+  event: { action: 'edit', actorUserId: actor.userId, reason: null },
+  eventType: EVENT_TYPES.edit,
+})
