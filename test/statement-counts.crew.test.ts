@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import { createOrg, type TestOrg } from './factories.js'
@@ -25,6 +26,37 @@ const eventsOf = (targetId: string) => counter.eventsOf(targetId)
 /** The events of the organization of `type`: a refused write leaves their number as it was. */
 const countEvents = async (type: string) =>
   (await db.selectFrom('events').select('id').where('organization_id', 'in', [org.id, other.id]).where('type', '=', type).execute()).length
+
+/**
+ * Sends `requests` while a transaction holds the lock of one row, and releases it once they all wait
+ * on it, so that their statements truly overlap. PostgreSQL only: PGlite runs one statement at a time.
+ */
+async function queuedOnLock<T>(table: 'identity_documents' | 'verifications', id: string, requests: () => Promise<T>[]): Promise<T[]> {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  let lockTaken = () => {}
+  const taken = new Promise<void>((resolve) => {
+    lockTaken = resolve
+  })
+  const column = table === 'verifications' ? 'target_id' : 'id'
+  const holder = db.transaction().execute(async (trx) => {
+    await sql`select 1 from ${sql.table(table)} where ${sql.ref(column)} = ${id} for update`.execute(trx)
+    lockTaken()
+    await held
+  })
+  await taken
+  const pending = requests()
+  const waiting = sql<{
+    n: number
+  }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
+  await expect.poll(async () => (await waiting.execute(db)).rows[0].n, { timeout: 5000 }).toBeGreaterThanOrEqual(pending.length)
+  release()
+  await holder
+  return Promise.all(pending)
+}
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
 describe('next of kin', () => {
   const list = (userId: string) => `/api/v1/crew/users/${userId}/next-of-kin`
@@ -163,10 +195,13 @@ describe('review actions', () => {
     expect({ history: await history(certificate.id), events: await eventsOf(certificate.id) }).toEqual(before)
   })
 
-  it('applies only one of two concurrent moves from the same state', async () => {
+  it.runIf(onPostgres)('applies only one of two concurrent moves from the same state', async () => {
     const document = (await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/identity-documents`, { documentType: 'passport' })).body
     const path = (action: string) => `/api/v1/crew/identity-documents/${document.id}/${action}`
-    const results = await Promise.all([org.admin.api.post(path('verify')), org.admin.api.post(path('reject'), { reason: 'No' })])
+    const results = await queuedOnLock('verifications', document.id, () => [
+      org.admin.api.post(path('verify')),
+      org.admin.api.post(path('reject'), { reason: 'No' }),
+    ])
     expect(results.map((res) => res.status).sort()).toEqual([200, 409])
     const moves = await history(document.id)
     expect(moves.map((move) => move.from_status)).toEqual([null, 'pending'])
@@ -360,5 +395,24 @@ describe('PATCH of a reviewed record', () => {
     expect((await eventsOf(row.id)).slice(1)).toEqual([
       { type: 'experience.updated', data: { changes: { endDate: [null, '2021-01-01'] } } },
     ])
+  })
+
+  it.runIf(onPostgres)('keeps the date order against a concurrent PATCH of the other date', async () => {
+    const body = { documentType: 'passport', issueDate: '2020-01-01', expiryDate: '2030-01-01' }
+    const doc = (await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/identity-documents`, body)).body
+    const path = `/api/v1/crew/identity-documents/${doc.id}`
+    // Each is valid against the stored dates, together they are not: the second must see the first.
+    const results = await Promise.all([
+      org.crew.api.patch(path, { issueDate: '2025-01-01' }),
+      org.admin.api.patch(path, { expiryDate: '2024-01-01' }),
+    ])
+    expect(results.map((res) => res.status).sort()).toEqual([200, 422])
+    const stored = await db
+      .selectFrom('identity_documents')
+      .select(['issue_date', 'expiry_date'])
+      .where('id', '=', doc.id)
+      .executeTakeFirstOrThrow()
+    expect(stored.expiry_date! >= stored.issue_date!).toBe(true)
+    expect((await eventsOf(doc.id)).map((event) => event.type)).toEqual(['identity_document.created', 'identity_document.updated'])
   })
 })

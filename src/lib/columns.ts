@@ -27,7 +27,3 @@ export function fieldsOf<const M extends ColumnMap, R extends { [C in M[keyof M]
 /** The columns a request sets: an omitted field (undefined) is left out, an explicit null is kept (it clears). */
 export const definedOnly = <T extends object>(columns: T): Partial<T> =>
   Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Partial<T>
-
-/** Of the columns a PATCH sets, those whose value actually changes: re-sending a value is not an edit. */
-export const changedOnly = <C extends object>(current: object, columns: C): Partial<C> =>
-  Object.fromEntries(Object.entries(columns).filter(([key, value]) => (current as Record<string, unknown>)[key] !== value)) as Partial<C>

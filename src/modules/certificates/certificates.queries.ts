@@ -2,18 +2,9 @@ import { type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { CertificatesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
-import {
-  crewRecordById,
-  type ExpiringRow,
-  expiringById,
-  expiringOfUser,
-  expiringWireSql,
-  type InsertOutcome,
-  insertReviewed,
-  type NewReviewed,
-  toExpiringFields,
-} from '../crew-records/crew-records.queries.js'
+import { type ExpiringRow, expiringById, expiringOfUser, expiringWireSql, toExpiringFields } from '../crew-records/crew-records.queries.js'
 import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
+import { type InsertOutcome, insertReviewed, type NewReviewed } from '../crew-records/reviewed-writes.queries.js'
 import { CERTIFICATE_COLUMNS, type Certificate } from './certificates.schemas.js'
 
 const toCertificate = (row: ExpiringRow & Selectable<CertificatesTable>): Certificate => ({
@@ -35,10 +26,6 @@ export async function findCertificate(db: Db, orgId: string, days: number, id: s
   const row = await expiringById(db, 'certificates', orgId, days, id, ownerId).selectAll('certificates').executeTakeFirst()
   return row && toCertificate(row)
 }
-
-/** One certificate, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
-export const lockCertificate = (trx: Db, orgId: string, id: string, ownerId?: string) =>
-  crewRecordById(trx, 'certificates', orgId, id, ownerId).selectAll('certificates').forUpdate().executeTakeFirst()
 
 /** Creates a certificate, its verification and its `certificate.created` event in one statement (`insertReviewed`). */
 export async function insertCertificate(

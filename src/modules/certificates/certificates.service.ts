@@ -34,8 +34,10 @@ export async function createCertificate(db: Db, actor: Actor, userId: string, bo
 export async function editCertificate(db: Db, actor: Actor, id: string, body: CertificateUpdate, days: number) {
   const columns = toColumns(body)
   const uploadId = columns.upload_id
-  if ('certificateType' in body)
+  if ('certificateType' in body) {
+    // Refused whatever else the body holds: read for the 404, or for the stored values the 422 lists with it.
     await refuseTypeChange(db, actor, 'certificates', id, LABEL, { body, uploadId, typeField: 'certificateType' })
+  }
   const edit = { table: 'certificates' as const, target: target(id), columns, wire: certificateWire(actor.orgId, days), uploadId }
   return (await editReviewed(db, actor, LABEL, body, EXPIRY_DATES, edit)) as Certificate
 }

@@ -8,16 +8,10 @@ import { IssueList, notFound, ValidationFailed } from '../../lib/errors.js'
 import { findReferenceableUpload } from '../uploads/uploads.queries.js'
 import type { ReviewedTable, Target } from '../verifications/verifications.queries.js'
 import { reopenReview } from '../verifications/verifications.service.js'
-import {
-  crewRecordById,
-  deleteReviewed,
-  type ExpiringTable,
-  type InsertOutcome,
-  orgUserExists,
-  type ReviewedWireSql,
-} from './crew-records.queries.js'
+import { crewRecordById, type ExpiringTable, orgUserExists, type ReviewedWireSql } from './crew-records.queries.js'
 import { EXPIRING_COLUMNS, EXPIRY_DATE_ORDER } from './crew-records.schemas.js'
 import { type ReviewedEdit, updateReviewed } from './reviewed-edit.queries.js'
+import { deleteReviewed, type InsertOutcome } from './reviewed-writes.queries.js'
 
 // Rules a user's crew records share. A record and its verification always change together, in the
 // statement of the write.
@@ -77,12 +71,12 @@ interface ExpiringWrite {
  * The rules of a document or certificate write (DECISIONS §3), every problem in one 422: the type is
  * set once, the expiry date is not before the issue date, and a newly set upload may be referenced.
  */
-export async function checkExpiringWrite(trx: Db, actor: Actor, { body, uploadId, current }: ExpiringWrite): Promise<void> {
+export async function checkExpiringWrite(db: Db, actor: Actor, { body, uploadId, current }: ExpiringWrite): Promise<void> {
   const issues = new IssueList()
   const frozen = current?.typeField
   if (frozen && frozen in body) issues.add(['body', frozen], `${frozen} cannot be changed`, 'frozen_field')
   checkDateOrder(issues, EXPIRY_DATE_ORDER, body, current && fieldsOf(EXPIRING_COLUMNS, current.row))
-  if (uploadId !== current?.row.upload_id) await checkUploadReference(trx, actor, uploadId, issues)
+  if (uploadId !== current?.row.upload_id) await checkUploadReference(db, actor, uploadId, issues)
   issues.throwIfAny()
 }
 

@@ -3,13 +3,8 @@ import type { Db } from '../../db/database.js'
 import type { ExperiencesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
-import {
-  crewRecordById,
-  type InsertOutcome,
-  insertReviewed,
-  type NewReviewed,
-  reviewedWireSql,
-} from '../crew-records/crew-records.queries.js'
+import { reviewedWireSql } from '../crew-records/crew-records.queries.js'
+import { type InsertOutcome, insertReviewed, type NewReviewed } from '../crew-records/reviewed-writes.queries.js'
 import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
 import { EXPERIENCE_COLUMNS, type Experience } from './experience.schemas.js'
 
@@ -37,15 +32,6 @@ export async function listExperience(db: Db, orgId: string, userId: string): Pro
     .execute()
   return rows.map(toExperience)
 }
-
-export async function findExperience(db: Db, orgId: string, id: string): Promise<Experience | undefined> {
-  const row = await selectExperience(db, orgId).where('experiences.id', '=', id).executeTakeFirst()
-  return row && toExperience(row)
-}
-
-/** One row, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
-export const lockExperience = (trx: Db, orgId: string, id: string, ownerId?: string) =>
-  crewRecordById(trx, 'experiences', orgId, id, ownerId).selectAll('experiences').forUpdate().executeTakeFirst()
 
 /** Creates an experience row, its verification and its `experience.created` event in one statement (`insertReviewed`). */
 export async function insertExperience(db: Db, orgId: string, experience: NewReviewed<'experiences'>): Promise<InsertOutcome<Experience>> {

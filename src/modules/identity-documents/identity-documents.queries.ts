@@ -4,18 +4,15 @@ import type { IdentityDocumentsTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { isoSql } from '../../lib/dates.js'
 import {
-  crewRecordById,
   type ExpiringRow,
-  expiringWireSql,
-  type InsertOutcome,
-  insertReviewed,
-  type NewReviewed,
   expiringById,
   expiringOfUser,
+  expiringWireSql,
   expiryStatusOfRow,
   toExpiringFields,
 } from '../crew-records/crew-records.queries.js'
 import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
+import { type InsertOutcome, insertReviewed, type NewReviewed } from '../crew-records/reviewed-writes.queries.js'
 import { DOCUMENT_COLUMNS, type IdentityDocument } from './identity-documents.schemas.js'
 
 const toIdentityDocument = (row: ExpiringRow & Selectable<IdentityDocumentsTable>): IdentityDocument => ({
@@ -37,10 +34,6 @@ export async function findIdentityDocument(db: Db, orgId: string, days: number, 
   const row = await expiringById(db, 'identity_documents', orgId, days, id, ownerId).selectAll('identity_documents').executeTakeFirst()
   return row && toIdentityDocument(row)
 }
-
-/** One document, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
-export const lockIdentityDocument = (trx: Db, orgId: string, id: string, ownerId?: string) =>
-  crewRecordById(trx, 'identity_documents', orgId, id, ownerId).selectAll('identity_documents').forUpdate().executeTakeFirst()
 
 export type NewIdentityDocument = NewReviewed<'identity_documents'>
 

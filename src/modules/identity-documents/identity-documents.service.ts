@@ -48,8 +48,10 @@ export async function createIdentityDocument(db: Db, actor: Actor, userId: strin
 export async function editIdentityDocument(db: Db, actor: Actor, id: string, body: IdentityDocumentUpdate, days: number) {
   const columns = toColumns(body)
   const uploadId = columns.upload_id
-  if ('documentType' in body)
+  if ('documentType' in body) {
+    // Refused whatever else the body holds: read for the 404, or for the stored values the 422 lists with it.
     await refuseTypeChange(db, actor, 'identity_documents', id, LABEL, { body, uploadId, typeField: 'documentType' })
+  }
   const wire = identityDocumentWire(actor.orgId, days)
   const edit = { table: 'identity_documents' as const, target: target(id), columns, wire, uploadId }
   return (await editReviewed(db, actor, LABEL, body, EXPIRY_DATES, edit)) as IdentityDocument
