@@ -14,7 +14,7 @@ import type { ExpiryListQuery, ExpiryStatus } from './crew-records.schemas.js'
 // Statements every crew record table answers alike: the tables share id, organization_id, user_id and
 // the timestamps. Builders leave the selection to the caller (`selectAll(table)`), which keeps its row type.
 
-export type CrewRecordTable = 'identity_documents' | 'certificates' | 'experiences' | 'next_of_kin'
+type CrewRecordTable = 'identity_documents' | 'certificates' | 'experiences' | 'next_of_kin'
 export type ExpiringTable = 'identity_documents' | 'certificates'
 
 export async function orgUserExists(db: Db, orgId: string, userId: string): Promise<boolean> {
@@ -100,9 +100,8 @@ export function wireJsonSql(alias: string, map: Readonly<Record<string, string>>
     ['createdAt', isoSql(ref<Date>('created_at'))],
     ['updatedAt', isoSql(ref<Date>('updated_at'))],
   ]
-  return sql<
-    Record<string, unknown>
-  >`jsonb_build_object(${sql.join(fields.map(([field, value]) => sql`${sql.lit(field)}::text, ${value}`))})`
+  const pairs = fields.map(([field, value]) => sql`${sql.lit(field)}::text, ${value}`)
+  return sql<Record<string, unknown>>`jsonb_build_object(${sql.join(pairs)})`
 }
 
 /** Whether a PATCH's columns change the row `alias`: re-sending a value is no edit (false when it sends none). */
