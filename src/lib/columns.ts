@@ -30,10 +30,6 @@ export function fieldsOf<const M extends ColumnMap, R extends { [C in M[keyof M]
 export const definedOnly = <T extends object>(columns: T): Partial<T> =>
   Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Partial<T>
 
-/** Of the columns a PATCH sets, those whose value actually changes: re-sending a value is not an edit. */
-export const changedOnly = <C extends object>(current: object, columns: C): Partial<C> =>
-  Object.fromEntries(Object.entries(columns).filter(([key, value]) => (current as Record<string, unknown>)[key] !== value)) as Partial<C>
-
 /** The wire fields of `map` as SQL over the table or CTE `alias` (for JSON built by the database). */
 export const fieldsSql = (map: ColumnMap, alias: string): Record<string, RawBuilder<unknown>> =>
   Object.fromEntries(Object.entries(map).map(([field, column]) => [field, sql.ref(`${alias}.${column}`)]))

@@ -234,13 +234,25 @@ export function eventsInsert<D>(
   rows: RawBuilder<{ target_id: string; data: unknown }>,
   max: number,
 ): InsertQueryBuilder<D, any, InsertResult> {
+  return insertEvents(qc, source, sql`${type}::text`, targetType, rows, max)
+}
+
+/** The INSERT of `eventsInsert` and `typedEventsInsert`: `type` is SQL over the rows `e`. */
+function insertEvents<D>(
+  qc: QueryCreator<D>,
+  source: EventSource | Actor,
+  type: RawBuilder<unknown>,
+  targetType: string,
+  rows: RawBuilder<{ target_id: string; data: unknown }>,
+  max: number,
+): InsertQueryBuilder<D, any, InsertResult> {
   const { orgId, actor, requestId } = sourceOf(source)
   const ids = Array.from({ length: max }, () => uuidv7())
   return (qc as unknown as QueryCreator<DB>)
     .insertInto('events')
     .columns(['id', 'organization_id', 'type', 'actor_user_id', 'actor_role', 'target_type', 'target_id', 'data', 'request_id'])
     .expression(
-      sql`select (${ids}::uuid[])[row_number() over ()], ${orgId}::uuid, ${type}::text, ${actor?.userId ?? null}::uuid,
+      sql`select (${ids}::uuid[])[row_number() over ()], ${orgId}::uuid, ${type}, ${actor?.userId ?? null}::uuid,
         ${actor?.role ?? null}::text, ${targetType}::text, e.target_id, e.data, ${requestId}::text
       from (${rows}) e`,
     ) as unknown as InsertQueryBuilder<D, any, InsertResult>
@@ -288,14 +300,13 @@ export function typedEventsInsert<D>(
   rows: RawBuilder<{ type: EventType; target_id: string; data: unknown }>,
   max: number,
 ): InsertQueryBuilder<D, any, InsertResult> {
-  const { orgId, actor, requestId } = sourceOf(source)
-  const ids = Array.from({ length: max }, () => uuidv7())
-  return (qc as unknown as QueryCreator<DB>)
-    .insertInto('events')
-    .columns(['id', 'organization_id', 'type', 'actor_user_id', 'actor_role', 'target_type', 'target_id', 'data', 'request_id'])
-    .expression(
-      sql`select (${ids}::uuid[])[row_number() over ()], ${orgId}::uuid, e.type, ${actor?.userId ?? null}::uuid,
-        ${actor?.role ?? null}::text, ${targetType}::text, e.target_id, e.data, ${requestId}::text
-      from (${rows}) e`,
-    ) as unknown as InsertQueryBuilder<D, any, InsertResult>
+  return insertEvents(qc, source, sql`e.type`, targetType, rows, max)
 }
+
+/**
+ * `data.changes` in SQL between two wire shapes as jsonb (`before`, `after`: columns, not expressions
+ * to repeat): each field whose value differs, but the update time; `'{}'` means no change.
+ */
+export const jsonChangesSql = (before: Expression<unknown>, after: Expression<unknown>) =>
+  sql<unknown>`(select coalesce(jsonb_object_agg(f, jsonb_build_array(${before} -> f, ${after} -> f)), '{}'::jsonb)
+    from jsonb_object_keys(${after}) f where f <> 'updatedAt' and ${before} -> f is distinct from ${after} -> f)`

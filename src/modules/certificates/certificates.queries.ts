@@ -1,9 +1,10 @@
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { CertificatesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
-import { crewRecordById, type ExpiringRow, expiringById, expiringOfUser, toExpiringFields } from '../crew-records/crew-records.queries.js'
+import { type ExpiringRow, expiringById, expiringOfUser, expiringWireSql, toExpiringFields } from '../crew-records/crew-records.queries.js'
 import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
+import { type InsertOutcome, insertReviewed, type NewReviewed } from '../crew-records/reviewed-writes.queries.js'
 import { CERTIFICATE_COLUMNS, type Certificate } from './certificates.schemas.js'
 
 const toCertificate = (row: ExpiringRow & Selectable<CertificatesTable>): Certificate => ({
@@ -11,6 +12,10 @@ const toCertificate = (row: ExpiringRow & Selectable<CertificatesTable>): Certif
   certificateType: row.certificate_type,
   ...fieldsOf(CERTIFICATE_COLUMNS, row),
 })
+
+/** A certificate as the client receives it, over its row and its verification's (DECISIONS §11's data). */
+export const certificateWire = (orgId: string, days: number) =>
+  expiringWireSql('certificates', { certificateType: 'certificate_type', ...CERTIFICATE_COLUMNS }, orgId, days)
 
 export async function listCertificates(db: Db, orgId: string, days: number, userId: string, query?: ExpiryListQuery) {
   const rows = await expiringOfUser(db, 'certificates', orgId, days, userId, query).selectAll('certificates').execute()
@@ -22,6 +27,19 @@ export async function findCertificate(db: Db, orgId: string, days: number, id: s
   return row && toCertificate(row)
 }
 
-/** One certificate, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
-export const lockCertificate = (trx: Db, orgId: string, id: string, ownerId?: string) =>
-  crewRecordById(trx, 'certificates', orgId, id, ownerId).selectAll('certificates').forUpdate().executeTakeFirst()
+/** Creates a certificate, its verification and its `certificate.created` event in one statement (`insertReviewed`). */
+export async function insertCertificate(
+  db: Db,
+  orgId: string,
+  days: number,
+  certificate: NewReviewed<'certificates'>,
+): Promise<InsertOutcome<Certificate>> {
+  const data = certificateWire(orgId, days)('doc', 'ver')
+  const rows = sql<{
+    target_id: string
+    data: unknown
+  }>`select doc.id as target_id, ${data} as data from doc join ver on ver.target_id = doc.id`
+  const outcome = await insertReviewed(db, 'certificates', orgId, certificate, { type: 'certificate.created', rows }, days)
+  if (outcome.found !== 'created') return outcome
+  return { found: 'created', row: toCertificate(outcome.row as ExpiringRow & Selectable<CertificatesTable>) }
+}

@@ -1,5 +1,4 @@
 import Type from 'typebox'
-import type { Db } from '../../db/database.js'
 import { RECORD_WRITERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
@@ -9,7 +8,7 @@ import type { ModulePlugin } from '../types.js'
 import { UserParams } from '../users/users.schemas.js'
 import { reviewRouteOptions } from '../verifications/review.routes.js'
 import { reject, submit, verify } from '../verifications/verifications.service.js'
-import { findCertificate, listCertificates } from './certificates.queries.js'
+import { certificateWire, findCertificate, listCertificates } from './certificates.queries.js'
 import { Certificate, CertificateCreate, CertificateParams, CertificateUpdate } from './certificates.schemas.js'
 import { createCertificate, editCertificate, LABEL, target } from './certificates.service.js'
 
@@ -34,7 +33,6 @@ export const userCertificatesRoutes: ModulePlugin = (app, { db, config }) => {
     },
     async (request, reply) => {
       const { actor, params } = request
-      await reachUser(db, actor, params.user_id)
       return reply.status(201).send(await createCertificate(db, actor, params.user_id, request.body, config.expiringSoonDays))
     },
   )
@@ -116,9 +114,9 @@ export const certificateRoutes: ModulePlugin = (app, { db, config }) => {
       },
     },
     async (request, reply) => {
-      const { actor, params } = request
-      const read = (trx: Db) => findCertificate(trx, actor.orgId, config.expiringSoonDays, params.certificate_id)
-      await removeReviewed(db, actor, 'certificates', item(request), LABEL, read)
+      const { actor } = request
+      const wire = certificateWire(actor.orgId, config.expiringSoonDays)
+      await removeReviewed(db, actor, 'certificates', item(request), LABEL, wire)
       return reply.status(204).send(null)
     },
   )

@@ -1,13 +1,17 @@
+import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
-import { type Actor, rowOwner } from '../../lib/access.js'
+import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
-import { notFound } from '../../lib/errors.js'
-import { objectEvent, withEvents } from '../../lib/events.js'
-import { insertCrewRecord } from '../crew-records/crew-records.queries.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
-import { applyEdit, checkExpiringWrite } from '../crew-records/crew-records.service.js'
-import { startReview } from '../verifications/verifications.service.js'
-import { findCertificate, lockCertificate } from './certificates.queries.js'
+import {
+  checkOutOfOrderCreate,
+  createdOrThrow,
+  EXPIRY_DATES,
+  editReviewed,
+  refuseTypeChange,
+} from '../crew-records/crew-records.service.js'
+import { initialReview } from '../verifications/verifications.service.js'
+import { certificateWire, insertCertificate } from './certificates.queries.js'
 import { CERTIFICATE_COLUMNS, type Certificate, type CertificateCreate, type CertificateUpdate } from './certificates.schemas.js'
 
 export const LABEL = 'Certificate'
@@ -16,26 +20,24 @@ export const target = (id: string) => ({ type: 'certificate' as const, id })
 /** The columns a request sets. */
 const toColumns = (body: CertificateUpdate) => columnsOf(CERTIFICATE_COLUMNS, { ...body, uploadId: storedUploadId(body.uploadId) })
 
-export function createCertificate(db: Db, actor: Actor, userId: string, body: CertificateCreate, days: number) {
+/** One statement, but for a body whose dates are out of order (`checkOutOfOrderCreate`). */
+export async function createCertificate(db: Db, actor: Actor, userId: string, body: CertificateCreate, days: number) {
   const columns = { ...toColumns(body), certificate_type: body.certificateType, uploaded_by_user_id: actor.userId }
-  return withEvents(db, actor, async (trx, events): Promise<Certificate> => {
-    await checkExpiringWrite(trx, actor, { body, uploadId: columns.upload_id })
-    const id = await insertCrewRecord(trx, 'certificates', actor.orgId, userId, columns)
-    await startReview(trx, actor, userId, target(id))
-    const certificate = (await findCertificate(trx, actor.orgId, days, id))!
-    events.push(objectEvent('certificate.created', 'certificate', certificate))
-    return certificate
-  })
+  await checkOutOfOrderCreate(db, actor, userId, body, columns.upload_id)
+  assertCanReachUser(actor, userId)
+  const upload = columns.upload_id ? { id: columns.upload_id, ownerId: rowOwner(actor) } : undefined
+  const review = initialReview(actor, 'certificate')
+  return createdOrThrow(await insertCertificate(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor }))
 }
 
 /** PATCH: omitted fields stay, null clears; certificateType cannot change. */
-export function editCertificate(db: Db, actor: Actor, id: string, body: CertificateUpdate, days: number) {
-  const sent = toColumns(body)
-  return withEvents(db, actor, async (trx, events): Promise<Certificate> => {
-    const current = await lockCertificate(trx, actor.orgId, id, rowOwner(actor))
-    if (!current) throw notFound(LABEL)
-    await checkExpiringWrite(trx, actor, { body, uploadId: sent.upload_id, current: { row: current, typeField: 'certificateType' } })
-    await applyEdit(trx, actor, 'certificates', target(id), current, sent, (t) => findCertificate(t, actor.orgId, days, id), events)
-    return (await findCertificate(trx, actor.orgId, days, id))!
-  })
+export async function editCertificate(db: Db, actor: Actor, id: string, body: CertificateUpdate, days: number) {
+  const columns = toColumns(body)
+  const uploadId = columns.upload_id
+  if ('certificateType' in body) {
+    // Refused whatever else the body holds: read for the 404, or for the stored values the 422 lists with it.
+    await refuseTypeChange(db, actor, 'certificates', id, LABEL, { body, uploadId, typeField: 'certificateType' })
+  }
+  const edit = { table: 'certificates' as const, target: target(id), columns, wire: certificateWire(actor.orgId, days), uploadId }
+  return (await editReviewed(db, actor, LABEL, body, EXPIRY_DATES, edit)) as Certificate
 }

@@ -1,75 +1,34 @@
-import { type Insertable, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
+import { type Expression, type QueryCreator, type RawBuilder, type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { DB, ExpiringRecord } from '../../db/schema.js'
-import { iso, todayUtcSql } from '../../lib/dates.js'
+import { iso, isoSql, todayUtcSql } from '../../lib/dates.js'
 import { expiryWindowDays, settingsOf, expiryStatus as statusSql } from '../organizations/settings.queries.js'
-import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
+import {
+  embeddedVerification,
+  selectWithVerification,
+  type VerificationJoin,
+  verificationJsonSql,
+} from '../verifications/verifications.queries.js'
 import type { ExpiryListQuery, ExpiryStatus } from './crew-records.schemas.js'
 
 // Statements every crew record table answers alike: the tables share id, organization_id, user_id and
 // the timestamps. Builders leave the selection to the caller (`selectAll(table)`), which keeps its row type.
 
 type CrewRecordTable = 'identity_documents' | 'certificates' | 'experiences' | 'next_of_kin'
-type ExpiringTable = 'identity_documents' | 'certificates'
+export type ExpiringTable = 'identity_documents' | 'certificates'
 
 export async function orgUserExists(db: Db, orgId: string, userId: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst()
   return row !== undefined
 }
 
-/** A record's own columns: the table's, less the id and owner the insert sets. */
-type RecordColumns<T extends CrewRecordTable> = Omit<Insertable<DB[T]>, 'id' | 'organization_id' | 'user_id'>
-
-/** Inserts a record of the user, with the table's own columns. */
-export async function insertCrewRecord<T extends CrewRecordTable>(
-  trx: Db,
-  table: T,
-  orgId: string,
-  userId: string,
-  columns: RecordColumns<T>,
-): Promise<string> {
-  const id = uuidv7()
-  await trx
-    .insertInto(table as CrewRecordTable)
-    .values({ ...columns, id, organization_id: orgId, user_id: userId })
-    .execute()
-  return id
-}
-
 /** One record of the organization; `ownerId` narrows it to that user's (crew). */
-export const crewRecordById = (db: Db, table: CrewRecordTable, orgId: string, id: string, ownerId?: string) =>
+export const crewRecordById = (db: QueryCreator<DB>, table: CrewRecordTable, orgId: string, id: string, ownerId?: string) =>
   db
     .selectFrom(table)
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
-
-export async function updateCrewRecord<T extends CrewRecordTable>(
-  trx: Db,
-  table: T,
-  orgId: string,
-  id: string,
-  changes: Partial<Updateable<DB[T]>>,
-) {
-  await trx
-    .updateTable(table as CrewRecordTable)
-    .set({ ...changes, updated_at: new Date() })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .execute()
-}
-
-/** False when there was no such record (for this owner). */
-export async function deleteCrewRecord(trx: Db, table: CrewRecordTable, orgId: string, id: string, ownerId?: string): Promise<boolean> {
-  const result = await trx
-    .deleteFrom(table)
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
-    .executeTakeFirst()
-  return result.numDeletedRows > 0n
-}
 
 /** The column of a document's or certificate's type: the key of its window in the settings. */
 const typeColumnName = (table: ExpiringTable) => (table === 'identity_documents' ? 'document_type' : 'certificate_type')
@@ -127,3 +86,45 @@ export const toExpiringFields = (row: ExpiringRow) => ({
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 })
+
+/**
+ * A record's wire shape as jsonb, over the row `alias` (a table or a CTE of its columns): the id, the
+ * columns of `map` under their wire names, `extra` fields, and the times as `iso` writes them.
+ */
+export function wireJsonSql(alias: string, map: Readonly<Record<string, string>>, extra: Record<string, Expression<unknown>> = {}) {
+  const ref = <T = unknown>(column: string) => sql.ref<T>(`${alias}.${column}`)
+  const fields: [string, Expression<unknown>][] = [
+    ['id', ref('id')],
+    ...Object.entries(map).map(([field, column]): [string, Expression<unknown>] => [field, ref(column)]),
+    ...Object.entries(extra),
+    ['createdAt', isoSql(ref<Date>('created_at'))],
+    ['updatedAt', isoSql(ref<Date>('updated_at'))],
+  ]
+  const pairs = fields.map(([field, value]) => sql`${sql.lit(field)}::text, ${value}`)
+  return sql<Record<string, unknown>>`jsonb_build_object(${sql.join(pairs)})`
+}
+
+/** Whether a PATCH's columns change the row `alias`: re-sending a value is no edit (false when it sends none). */
+export function changingSql(alias: string, columns: Record<string, unknown>) {
+  const tests = Object.entries(columns).map(([column, value]) => sql`${sql.ref(`${alias}.${column}`)} is distinct from ${value}`)
+  return tests.length === 0 ? sql<boolean>`false` : sql<boolean>`(${sql.join(tests, sql` or `)})`
+}
+
+/** A reviewed record's wire shape as jsonb, over its row (`record`) and its verification's (`verification`, a left join). */
+export type ReviewedWireSql = (record: string, verification: string) => RawBuilder<Record<string, unknown>>
+
+/** The verification embedded in a record's wire shape: null when it has none. */
+const embeddedVerificationSql = (alias: string) =>
+  sql`case when ${sql.ref(`${alias}.status`)} is null then null else ${verificationJsonSql(alias)} end`
+
+/** The wire shape of a reviewed record whose fields are `map`'s columns, with `extra` ones computed over its row. */
+export const reviewedWireSql =
+  (map: Readonly<Record<string, string>>, extra: (record: string) => Record<string, Expression<unknown>> = () => ({})): ReviewedWireSql =>
+  (record, verification) =>
+    wireJsonSql(record, map, { ...extra(record), verification: embeddedVerificationSql(verification) })
+
+/** The wire shape of a document or certificate: `map`'s fields, its uploader, and its expiry status as of today. */
+export const expiringWireSql = (table: ExpiringTable, map: Readonly<Record<string, string>>, orgId: string, days: number) =>
+  reviewedWireSql({ ...map, uploadedByUserId: 'uploaded_by_user_id' }, (record) => ({
+    status: expiryStatusOfRow(record, table, orgId, days),
+  }))

@@ -1,9 +1,10 @@
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { ExperiencesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
-import { crewRecordById } from '../crew-records/crew-records.queries.js'
+import { reviewedWireSql } from '../crew-records/crew-records.queries.js'
+import { type InsertOutcome, insertReviewed, type NewReviewed } from '../crew-records/reviewed-writes.queries.js'
 import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
 import { EXPERIENCE_COLUMNS, type Experience } from './experience.schemas.js'
 
@@ -14,6 +15,9 @@ const toExperience = (row: Selectable<ExperiencesTable> & VerificationJoin): Exp
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 })
+
+/** An experience row as the client receives it, over its row and its verification's (DECISIONS §11's data). */
+export const experienceWire = reviewedWireSql(EXPERIENCE_COLUMNS)
 
 const selectExperience = (db: Db, orgId: string) =>
   selectWithVerification(db, 'experiences').selectAll('experiences').where('experiences.organization_id', '=', orgId)
@@ -29,11 +33,11 @@ export async function listExperience(db: Db, orgId: string, userId: string): Pro
   return rows.map(toExperience)
 }
 
-export async function findExperience(db: Db, orgId: string, id: string): Promise<Experience | undefined> {
-  const row = await selectExperience(db, orgId).where('experiences.id', '=', id).executeTakeFirst()
-  return row && toExperience(row)
+/** Creates an experience row, its verification and its `experience.created` event in one statement (`insertReviewed`). */
+export async function insertExperience(db: Db, orgId: string, experience: NewReviewed<'experiences'>): Promise<InsertOutcome<Experience>> {
+  const rows = sql<{ target_id: string; data: unknown }>`select doc.id as target_id, ${experienceWire('doc', 'ver')} as data
+    from doc join ver on ver.target_id = doc.id`
+  const outcome = await insertReviewed(db, 'experiences', orgId, experience, { type: 'experience.created', rows })
+  if (outcome.found !== 'created') return outcome
+  return { found: 'created', row: toExperience(outcome.row) }
 }
-
-/** One row, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
-export const lockExperience = (trx: Db, orgId: string, id: string, ownerId?: string) =>
-  crewRecordById(trx, 'experiences', orgId, id, ownerId).selectAll('experiences').forUpdate().executeTakeFirst()

@@ -1,5 +1,4 @@
 import Type from 'typebox'
-import type { Db } from '../../db/database.js'
 import { RECORD_WRITERS } from '../../lib/access.js'
 import { NoContent } from '../../lib/schemas.js'
 import { reachUser, removeReviewed } from '../crew-records/crew-records.service.js'
@@ -7,7 +6,7 @@ import type { ModulePlugin } from '../types.js'
 import { UserParams } from '../users/users.schemas.js'
 import { reviewRouteOptions } from '../verifications/review.routes.js'
 import { reject, submit, verify } from '../verifications/verifications.service.js'
-import { findExperience, listExperience } from './experience.queries.js'
+import { experienceWire, listExperience } from './experience.queries.js'
 import { Experience, ExperienceCreate, ExperienceParams, ExperienceUpdate } from './experience.schemas.js'
 import { createExperience, editExperience, LABEL, target } from './experience.service.js'
 
@@ -30,9 +29,7 @@ export const userExperienceRoutes: ModulePlugin = (app, { db }) => {
       },
     },
     async (request, reply) => {
-      const { actor, params } = request
-      await reachUser(db, actor, params.user_id)
-      return reply.status(201).send(await createExperience(db, actor, params.user_id, request.body))
+      return reply.status(201).send(await createExperience(db, request.actor, request.params.user_id, request.body))
     },
   )
 
@@ -92,9 +89,7 @@ export const experienceRoutes: ModulePlugin = (app, { db }) => {
       },
     },
     async (request, reply) => {
-      const { actor, params } = request
-      const read = (trx: Db) => findExperience(trx, actor.orgId, params.experience_id)
-      await removeReviewed(db, actor, 'experiences', item(request), LABEL, read)
+      await removeReviewed(db, request.actor, 'experiences', item(request), LABEL, experienceWire)
       return reply.status(204).send(null)
     },
   )

@@ -1,5 +1,4 @@
 import Type from 'typebox'
-import type { Db } from '../../db/database.js'
 import { RECORD_WRITERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
@@ -9,7 +8,7 @@ import type { ModulePlugin } from '../types.js'
 import { UserParams } from '../users/users.schemas.js'
 import { reviewRouteOptions } from '../verifications/review.routes.js'
 import { reject, submit, verify } from '../verifications/verifications.service.js'
-import { findIdentityDocument, listIdentityDocuments } from './identity-documents.queries.js'
+import { findIdentityDocument, identityDocumentWire, listIdentityDocuments } from './identity-documents.queries.js'
 import { DocumentParams, IdentityDocument, IdentityDocumentCreate, IdentityDocumentUpdate } from './identity-documents.schemas.js'
 import { createIdentityDocument, editIdentityDocument, LABEL, target } from './identity-documents.service.js'
 
@@ -115,9 +114,9 @@ export const identityDocumentRoutes: ModulePlugin = (app, { db, config }) => {
       },
     },
     async (request, reply) => {
-      const { actor, params } = request
-      const read = (trx: Db) => findIdentityDocument(trx, actor.orgId, config.expiringSoonDays, params.document_id)
-      await removeReviewed(db, actor, 'identity_documents', item(request), LABEL, read)
+      const { actor } = request
+      const wire = identityDocumentWire(actor.orgId, config.expiringSoonDays)
+      await removeReviewed(db, actor, 'identity_documents', item(request), LABEL, wire)
       return reply.status(204).send(null)
     },
   )

@@ -2,12 +2,16 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
-import { IssueList, notFound, ValidationFailed } from '../../lib/errors.js'
-import { withEvents } from '../../lib/events.js'
 import { storedUploadId } from '../crew-records/crew-records.schemas.js'
-import { addUploadIssue, applyEdit, checkExpiringWrite, expiringDatesInOrder, reachUser } from '../crew-records/crew-records.service.js'
+import {
+  checkOutOfOrderCreate,
+  createdOrThrow,
+  EXPIRY_DATES,
+  editReviewed,
+  refuseTypeChange,
+} from '../crew-records/crew-records.service.js'
 import { initialReview } from '../verifications/verifications.service.js'
-import { findIdentityDocument, insertIdentityDocument, lockIdentityDocument } from './identity-documents.queries.js'
+import { identityDocumentWire, insertIdentityDocument } from './identity-documents.queries.js'
 import {
   DOCUMENT_COLUMNS,
   type IdentityDocument,
@@ -28,43 +32,27 @@ function toColumns(body: IdentityDocumentUpdate) {
   })
 }
 
-/**
- * One statement when the dates are in order (DECISIONS §3 checks the user, then every problem of the
- * body in one 422): a body with dates out of order takes the checks' own statements, so that its 422
- * still lists an upload problem too, or its 404 names a missing user first.
- */
+/** One statement, but for a body whose dates are out of order (`checkOutOfOrderCreate`). */
 export async function createIdentityDocument(db: Db, actor: Actor, userId: string, body: IdentityDocumentCreate, days: number) {
   const columns = { ...toColumns(body), document_type: body.documentType, uploaded_by_user_id: actor.userId }
-  if (!expiringDatesInOrder(body)) {
-    await reachUser(db, actor, userId)
-    await checkExpiringWrite(db, actor, { body, uploadId: columns.upload_id })
-  }
+  await checkOutOfOrderCreate(db, actor, userId, body, columns.upload_id)
   assertCanReachUser(actor, userId)
   const upload = columns.upload_id ? { id: columns.upload_id, ownerId: rowOwner(actor) } : undefined
   const review = initialReview(actor, 'identity_document')
-  const outcome = await insertIdentityDocument(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor })
-  if (outcome.found === 'created') return outcome.document
-  if (outcome.found === 'user') throw notFound('User')
-  throw new ValidationFailed(addUploadIssue(new IssueList()).issues)
+  return createdOrThrow(
+    await insertIdentityDocument(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor }),
+  )
 }
 
 /** PATCH: omitted fields stay, null clears; documentType cannot change. */
-export function editIdentityDocument(db: Db, actor: Actor, id: string, body: IdentityDocumentUpdate, days: number) {
-  const sent = toColumns(body)
-  return withEvents(db, actor, async (trx, events): Promise<IdentityDocument> => {
-    const current = await lockIdentityDocument(trx, actor.orgId, id, rowOwner(actor))
-    if (!current) throw notFound(LABEL)
-    await checkExpiringWrite(trx, actor, { body, uploadId: sent.upload_id, current: { row: current, typeField: 'documentType' } })
-    await applyEdit(
-      trx,
-      actor,
-      'identity_documents',
-      target(id),
-      current,
-      sent,
-      (t) => findIdentityDocument(t, actor.orgId, days, id),
-      events,
-    )
-    return (await findIdentityDocument(trx, actor.orgId, days, id))!
-  })
+export async function editIdentityDocument(db: Db, actor: Actor, id: string, body: IdentityDocumentUpdate, days: number) {
+  const columns = toColumns(body)
+  const uploadId = columns.upload_id
+  if ('documentType' in body) {
+    // Refused whatever else the body holds: read for the 404, or for the stored values the 422 lists with it.
+    await refuseTypeChange(db, actor, 'identity_documents', id, LABEL, { body, uploadId, typeField: 'documentType' })
+  }
+  const wire = identityDocumentWire(actor.orgId, days)
+  const edit = { table: 'identity_documents' as const, target: target(id), columns, wire, uploadId }
+  return (await editReviewed(db, actor, LABEL, body, EXPIRY_DATES, edit)) as IdentityDocument
 }

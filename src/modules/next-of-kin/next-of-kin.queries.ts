@@ -1,11 +1,16 @@
-import type { Insertable, Selectable, Updateable } from 'kysely'
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { NextOfKinTable } from '../../db/schema.js'
+import type { Actor } from '../../lib/access.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
-import { crewRecordById } from '../crew-records/crew-records.queries.js'
+import { eventsInsert, jsonChangesSql } from '../../lib/events.js'
+import { changingSql, crewRecordById, wireJsonSql } from '../crew-records/crew-records.queries.js'
 import { NEXT_OF_KIN_COLUMNS, type NextOfKin } from './next-of-kin.schemas.js'
+
+// Each write is one statement: the checks are its conditions, its event one of its CTEs, and the
+// contact the client receives the row it wrote (DECISIONS §11).
 
 export const toNextOfKin = (row: Selectable<NextOfKinTable>): NextOfKin => ({
   id: row.id,
@@ -14,14 +19,31 @@ export const toNextOfKin = (row: Selectable<NextOfKinTable>): NextOfKin => ({
   updatedAt: iso(row.updated_at),
 })
 
-export type NextOfKinColumns = Omit<Insertable<NextOfKinTable>, 'id' | 'organization_id' | 'user_id'>
+/** The contact of the row `alias` as the client receives it. */
+const wire = (alias: string) => wireJsonSql(alias, NEXT_OF_KIN_COLUMNS)
 
-export function insertNextOfKin(db: Db, orgId: string, userId: string, columns: NextOfKinColumns) {
-  return db
-    .insertInto('next_of_kin')
-    .values({ ...columns, id: uuidv7(), organization_id: orgId, user_id: userId })
-    .returningAll()
-    .executeTakeFirstOrThrow()
+export type NextOfKinColumns = Omit<Insertable<NextOfKinTable>, 'id' | 'organization_id' | 'user_id' | 'created_at'>
+
+/** Adds a contact to a user of the organization; undefined when the organization has no such user. */
+export async function insertNextOfKin(db: Db, actor: Actor, userId: string, columns: NextOfKinColumns): Promise<NextOfKin | undefined> {
+  const values = { ...columns, id: uuidv7(), organization_id: actor.orgId, user_id: userId }
+  const names = Object.keys(values) as (keyof typeof values)[]
+  const row = await db
+    .with('owner', (qc) => qc.selectFrom('users').select('id').where('organization_id', '=', actor.orgId).where('id', '=', userId))
+    .with('k', (qc) =>
+      qc
+        .insertInto('next_of_kin')
+        .columns(names)
+        .expression((eb) => eb.selectFrom('owner').select(names.map((name) => eb.val(values[name]).as(name))))
+        .returningAll(),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(qc, actor, 'next_of_kin.created', 'next_of_kin', sql`select k.id as target_id, ${wire('k')} as data from k`, 1),
+    )
+    .selectFrom('k')
+    .select(wire('k').as('contact'))
+    .executeTakeFirst()
+  return row?.contact as NextOfKin | undefined
 }
 
 /** A user's contacts in the order they were added. */
@@ -36,18 +58,70 @@ export function listNextOfKin(db: Db, orgId: string, userId: string) {
     .execute()
 }
 
-/** One contact, locked until the transaction ends; `ownerId` narrows it to that user's (crew). */
-export const lockNextOfKin = (trx: Db, orgId: string, id: string, ownerId?: string) =>
-  crewRecordById(trx, 'next_of_kin', orgId, id, ownerId).selectAll('next_of_kin').forUpdate().executeTakeFirst()
-
-/** An empty change reads the row as it is. */
-export function updateNextOfKin(db: Db, orgId: string, id: string, changes: Updateable<NextOfKinTable>) {
-  if (Object.keys(changes).length === 0) return crewRecordById(db, 'next_of_kin', orgId, id).selectAll('next_of_kin').executeTakeFirst()
-  return db
-    .updateTable('next_of_kin')
-    .set({ ...changes, updated_at: new Date() })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .returningAll()
+/**
+ * Applies the columns that change and records them as `next_of_kin.updated` (none when nothing
+ * changes, nor a new update time); undefined when there is no such contact (for this owner). The row
+ * is locked as it is read, so the event's `before` is the version the update replaces.
+ */
+export async function updateNextOfKin(
+  db: Db,
+  actor: Actor,
+  id: string,
+  ownerId: string | undefined,
+  columns: Omit<Updateable<NextOfKinTable>, 'id' | 'organization_id' | 'user_id' | 'created_at'>,
+) {
+  const row = await db
+    .with('o', (qc) => crewRecordById(qc, 'next_of_kin', actor.orgId, id, ownerId).selectAll().forUpdate())
+    .with('k', (qc) =>
+      qc
+        .updateTable('next_of_kin')
+        .from('o')
+        .set({ ...columns, updated_at: new Date() })
+        .whereRef('next_of_kin.id', '=', 'o.id')
+        .where(changingSql('o', columns))
+        .returningAll('next_of_kin'),
+    )
+    .with('w', (qc) =>
+      qc
+        .selectFrom('k')
+        .innerJoin('o', 'o.id', 'k.id')
+        .select(['k.id', wire('o').as('before'), wire('k').as('after')]),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        actor,
+        'next_of_kin.updated',
+        'next_of_kin',
+        sql`select w.id as target_id, jsonb_build_object('changes', c.changes) as data
+          from w cross join lateral (select ${jsonChangesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) c
+          where c.changes <> '{}'::jsonb`,
+        1,
+      ),
+    )
+    .selectFrom('o')
+    .leftJoin('w', (join) => join.onTrue())
+    .select(sql<NextOfKin>`coalesce(w.after, ${wire('o')})`.as('contact'))
     .executeTakeFirst()
+  return row?.contact
+}
+
+/** Deletes a contact, recorded as `next_of_kin.deleted` with its last wire shape; false when there was none (for this owner). */
+export async function deleteNextOfKin(db: Db, actor: Actor, id: string, ownerId: string | undefined): Promise<boolean> {
+  const row = await db
+    .with('k', (qc) =>
+      qc
+        .deleteFrom('next_of_kin')
+        .where('organization_id', '=', actor.orgId)
+        .where('id', '=', id)
+        .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
+        .returningAll(),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(qc, actor, 'next_of_kin.deleted', 'next_of_kin', sql`select k.id as target_id, ${wire('k')} as data from k`, 1),
+    )
+    .selectFrom('k')
+    .select('id')
+    .executeTakeFirst()
+  return row !== undefined
 }

@@ -1,17 +1,16 @@
 import Type from 'typebox'
-import { RECORD_WRITERS, rowOwner } from '../../lib/access.js'
-import { changedOnly, columnsOf } from '../../lib/columns.js'
+import { assertCanReachUser, RECORD_WRITERS, rowOwner } from '../../lib/access.js'
+import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
-import { objectEvent, updateEvents, withEvents } from '../../lib/events.js'
 import { NoContent } from '../../lib/schemas.js'
-import { deleteCrewRecord } from '../crew-records/crew-records.queries.js'
 import { reachUser } from '../crew-records/crew-records.service.js'
 import type { ModulePlugin } from '../types.js'
 import { UserParams } from '../users/users.schemas.js'
-import { insertNextOfKin, listNextOfKin, lockNextOfKin, toNextOfKin, updateNextOfKin } from './next-of-kin.queries.js'
+import { deleteNextOfKin, insertNextOfKin, listNextOfKin, toNextOfKin, updateNextOfKin } from './next-of-kin.queries.js'
 import { NEXT_OF_KIN_COLUMNS, NextOfKin, NextOfKinCreate, NextOfKinParams, NextOfKinUpdate } from './next-of-kin.schemas.js'
 
 const tags = ['next of kin']
+const LABEL = 'Next of kin'
 
 /** A user's emergency contacts (DECISIONS §3): under /api/v1/crew/users/:user_id/next-of-kin. */
 export const userNextOfKinRoutes: ModulePlugin = (app, { db }) => {
@@ -31,12 +30,9 @@ export const userNextOfKinRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request, reply) => {
       const { actor, params } = request
-      await reachUser(db, actor, params.user_id)
-      const created = await withEvents(db, actor, async (trx, events) => {
-        const contact = toNextOfKin(await insertNextOfKin(trx, actor.orgId, params.user_id, columnsOf(NEXT_OF_KIN_COLUMNS, request.body)))
-        events.push(objectEvent('next_of_kin.created', 'next_of_kin', contact))
-        return contact
-      })
+      assertCanReachUser(actor, params.user_id)
+      const created = await insertNextOfKin(db, actor, params.user_id, columnsOf(NEXT_OF_KIN_COLUMNS, request.body))
+      if (!created) throw notFound('User')
       return reply.status(201).send(created)
     },
   )
@@ -79,14 +75,10 @@ export const nextOfKinRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request) => {
       const { actor, params } = request
-      const changes = columnsOf(NEXT_OF_KIN_COLUMNS, request.body)
-      return withEvents(db, actor, async (trx, events) => {
-        const current = await lockNextOfKin(trx, actor.orgId, params.next_of_kin_id, rowOwner(actor))
-        if (!current) throw notFound('Next of kin')
-        const contact = toNextOfKin((await updateNextOfKin(trx, actor.orgId, params.next_of_kin_id, changedOnly(current, changes)))!)
-        events.push(...updateEvents('next_of_kin.updated', 'next_of_kin', toNextOfKin(current), contact))
-        return contact
-      })
+      const columns = columnsOf(NEXT_OF_KIN_COLUMNS, request.body)
+      const contact = await updateNextOfKin(db, actor, params.next_of_kin_id, rowOwner(actor), columns)
+      if (!contact) throw notFound(LABEL)
+      return contact
     },
   )
 
@@ -105,12 +97,7 @@ export const nextOfKinRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request, reply) => {
       const { actor, params } = request
-      await withEvents(db, actor, async (trx, events) => {
-        const current = await lockNextOfKin(trx, actor.orgId, params.next_of_kin_id, rowOwner(actor))
-        if (!current) throw notFound('Next of kin')
-        await deleteCrewRecord(trx, 'next_of_kin', actor.orgId, current.id)
-        events.push(objectEvent('next_of_kin.deleted', 'next_of_kin', toNextOfKin(current)))
-      })
+      if (!(await deleteNextOfKin(db, actor, params.next_of_kin_id, rowOwner(actor)))) throw notFound(LABEL)
       return reply.status(204).send(null)
     },
   )

@@ -1,7 +1,9 @@
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { DB, VerificationStatus, VerificationsTable, VerificationTarget } from '../../db/schema.js'
-import { isoOrNull } from '../../lib/dates.js'
+import type { Actor } from '../../lib/access.js'
+import { isoOrNull, isoSql } from '../../lib/dates.js'
+import { type EventType, eventsInsert } from '../../lib/events.js'
 import { afterCursor, decodeCursor, toPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import type { ProfileState, ReviewQueueItem, ReviewQueueQuery, Verification } from './verifications.schemas.js'
@@ -40,7 +42,7 @@ const toQueueItem = (row: VerificationRow): ReviewQueueItem => ({
 })
 
 /** The record tables whose rows are reviewed, with the verification target of each. */
-const TARGET_OF = {
+export const TARGET_OF = {
   identity_documents: 'identity_document',
   certificates: 'certificate',
   experiences: 'experience',
@@ -71,78 +73,78 @@ export function embeddedVerification(row: VerificationJoin): Verification | null
   return target_type && target_id && status ? toVerification({ ...row, target_type, target_id, status }) : null
 }
 
-async function insertEvent(
-  trx: Db,
-  orgId: string,
-  target: Target,
-  from: VerificationStatus | null,
-  to: VerificationStatus,
-  event: MoveEvent,
-) {
-  await trx
-    .insertInto('verification_events')
-    .values({
-      organization_id: orgId,
-      target_type: target.type,
-      target_id: target.id,
-      from_status: from,
-      to_status: to,
-      action: event.action,
-      actor_user_id: event.actorUserId,
-      reason: event.reason,
-    })
-    .execute()
+/** The verification of the row `alias` as its wire shape in jsonb (an event's data, or embedded in a record's). */
+export const verificationJsonSql = (alias: string) => {
+  const ref = (column: string) => sql.ref(`${alias}.${column}`)
+  return sql<Verification>`jsonb_build_object('targetType', ${ref('target_type')}, 'targetId', ${ref('target_id')},
+    'status', ${ref('status')}, 'rejectionReason', ${ref('rejection_reason')}, 'reviewedAt', ${isoSql(sql.ref(`${alias}.reviewed_at`))})`
 }
 
-export async function insertVerification(
-  trx: Db,
-  orgId: string,
-  userId: string,
-  target: Target,
-  fields: VerificationFields,
-  event: MoveEvent,
-) {
-  await trx
-    .insertInto('verifications')
-    .values({ target_type: target.type, target_id: target.id, organization_id: orgId, user_id: userId, ...fields })
-    .execute()
-  await insertEvent(trx, orgId, target, null, fields.status, event)
+/** A review action: the states it leaves from, the columns it sets, its history entry and its event. */
+export interface Review {
+  from: VerificationStatus[]
+  fields: VerificationFields
+  event: MoveEvent
+  eventType: EventType
 }
 
-/** The verification of one item, locked until the transaction ends; `ownerId` narrows it to one user's items (crew). */
-export function lockVerification(trx: Db, orgId: string, target: Target, ownerId?: string) {
-  let query = trx
-    .selectFrom('verifications')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('target_type', '=', target.type)
-    .where('target_id', '=', target.id)
-  if (ownerId) query = query.where('user_id', '=', ownerId)
-  return query.forUpdate().executeTakeFirst()
-}
-
-/** Moves a verification and keeps the move in its history. */
-export async function moveVerification(trx: Db, current: VerificationRow, fields: VerificationFields, event: MoveEvent) {
-  const target = { type: current.target_type, id: current.target_id }
-  const row = await trx
-    .updateTable('verifications')
-    .set({ ...fields, updated_at: new Date() })
-    .where('organization_id', '=', current.organization_id)
-    .where('target_type', '=', target.type)
-    .where('target_id', '=', target.id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  await insertEvent(trx, current.organization_id, target, current.status, fields.status, event)
-  return row
-}
-
-export async function deleteVerification(trx: Db, orgId: string, target: Target): Promise<void> {
-  await trx
-    .deleteFrom('verifications')
-    .where('organization_id', '=', orgId)
-    .where('target_type', '=', target.type)
-    .where('target_id', '=', target.id)
-    .execute()
+/**
+ * Moves the verification of one item if its state allows (`ownerId`: only that user's items), with
+ * its history entry and its event, in one statement. The row is locked as it is read and the UPDATE
+ * re-checks the state, so of two concurrent moves from one state only the first applies. Undefined
+ * when there is no such item; `moved` absent when its state (`status`) does not allow the move.
+ */
+export async function applyReview(db: Db, actor: Actor, target: Target, ownerId: string | undefined, review: Review) {
+  const { fields, event } = review
+  const row = await db
+    .with('cur', (qc) =>
+      qc
+        .selectFrom('verifications')
+        .selectAll()
+        .where('organization_id', '=', actor.orgId)
+        .where('target_type', '=', target.type)
+        .where('target_id', '=', target.id)
+        .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
+        .forUpdate(),
+    )
+    .with('moved', (qc) =>
+      qc
+        .updateTable('verifications')
+        .from('cur')
+        .set({ ...fields, updated_at: new Date() })
+        .whereRef('verifications.target_type', '=', 'cur.target_type')
+        .whereRef('verifications.target_id', '=', 'cur.target_id')
+        .where('verifications.status', 'in', review.from)
+        .returningAll('verifications'),
+    )
+    .with('history', (qc) =>
+      qc
+        .insertInto('verification_events')
+        .columns(['organization_id', 'target_type', 'target_id', 'from_status', 'to_status', 'action', 'actor_user_id', 'reason'])
+        .expression((eb) =>
+          eb
+            .selectFrom('moved')
+            .innerJoin('cur', (join) => join.onTrue())
+            .select([
+              'moved.organization_id',
+              'moved.target_type',
+              'moved.target_id',
+              'cur.status as from_status',
+              'moved.status as to_status',
+              eb.val(event.action).as('action'),
+              eb.val(event.actorUserId).as('actor_user_id'),
+              eb.val(event.reason).as('reason'),
+            ]),
+        ),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(qc, actor, review.eventType, target.type, sql`select target_id, ${verificationJsonSql('moved')} as data from moved`, 1),
+    )
+    .selectFrom('cur')
+    .leftJoin('moved', (join) => join.onTrue())
+    .select(['cur.status as current', verificationJsonSql('moved').as('moved'), 'moved.status'])
+    .executeTakeFirst()
+  return row && { status: row.current, moved: row.status === null ? undefined : row.moved }
 }
 
 export async function userVerifications(db: Db, orgId: string, userId: string): Promise<Verification[]> {

@@ -2,21 +2,10 @@ import type { Db } from '../../db/database.js'
 import type { VerificationStatus, VerificationTarget } from '../../db/schema.js'
 import { type Actor, rowOwner } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { type NewEvent, withEvents } from '../../lib/events.js'
-import {
-  deleteVerification,
-  insertVerification,
-  lockVerification,
-  type MoveEvent,
-  moveVerification,
-  type Target,
-  toVerification,
-  type VerificationFields,
-} from './verifications.queries.js'
-import type { Verification } from './verifications.schemas.js'
+import { applyReview, type MoveEvent, type Review, type Target, type VerificationFields } from './verifications.queries.js'
 
-// The one verification service (DECISIONS §3). Record modules call it inside the transaction that
-// writes the record, so a record and its verification always change together.
+// The one verification service (DECISIONS §3). Record modules write a record and its verification
+// in one statement, so they always change together.
 
 type ReviewAction = 'submit' | 'verify' | 'reject'
 
@@ -53,12 +42,6 @@ export function initialReview(actor: Actor, type: VerificationTarget): { fields:
   return { fields: fieldsFor(INITIAL[type], actor.userId), event: { action: 'create', actorUserId: actor.userId, reason: null } }
 }
 
-/** Opens the verification of a new record, inside the transaction that creates it. */
-export async function startReview(trx: Db, actor: Actor, userId: string, target: Target): Promise<void> {
-  const { fields, event } = initialReview(actor, target.type)
-  await insertVerification(trx, actor.orgId, userId, target, fields, event)
-}
-
 /** The event type of each move (DECISIONS §11); it targets the item reviewed, its data is the verification after the move. */
 const EVENT_TYPES = {
   submit: 'verification.submitted',
@@ -67,24 +50,18 @@ const EVENT_TYPES = {
   edit: 'verification.reopened',
 } as const
 
-const moveEvent = (action: keyof typeof EVENT_TYPES, verification: Verification): NewEvent => ({
-  type: EVENT_TYPES[action],
-  target: { type: verification.targetType, id: verification.targetId },
-  data: verification,
-})
-
 /** submit, verify or reject one item (`label` names it in a 404); any move the state machine does not allow is a 409. */
-function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
-  return withEvents(db, actor, async (trx, events): Promise<Verification> => {
-    const current = await lockVerification(trx, actor.orgId, target, rowOwner(actor))
-    if (!current) throw notFound(label)
-    const move = MOVES[action]
-    if (!move.from.includes(current.status)) throw conflict(`Cannot ${action} an item whose verification is ${current.status}`)
-    const fields = fieldsFor(move.to, actor.userId, reason)
-    const verification = toVerification(await moveVerification(trx, current, fields, { action, actorUserId: actor.userId, reason }))
-    events.push(moveEvent(action, verification))
-    return verification
+async function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
+  const move = MOVES[action]
+  const outcome = await applyReview(db, actor, target, rowOwner(actor), {
+    from: move.from,
+    fields: fieldsFor(move.to, actor.userId, reason),
+    event: { action, actorUserId: actor.userId, reason },
+    eventType: EVENT_TYPES[action],
   })
+  if (!outcome) throw notFound(label)
+  if (!outcome.moved) throw conflict(`Cannot ${action} an item whose verification is ${outcome.status}`)
+  return outcome.moved
 }
 
 export const submit = (db: Db, actor: Actor, target: Target, label: string) => review(db, actor, target, label, 'submit')
@@ -92,18 +69,10 @@ export const verify = (db: Db, actor: Actor, target: Target, label: string) => r
 export const reject = (db: Db, actor: Actor, target: Target, label: string, reason: string) =>
   review(db, actor, target, label, 'reject', reason)
 
-/** A material edit, a change to any column but notes, sends a verified or rejected item back to review. */
-export async function reopenAfterEdit(trx: Db, actor: Actor, target: Target, changes: object, events: NewEvent[]): Promise<void> {
-  if (!Object.keys(changes).some((column) => column !== 'notes')) return
-  const current = await lockVerification(trx, actor.orgId, target)
-  if (!current || !MOVES.edit.from.includes(current.status)) return
-  const moved = await moveVerification(trx, current, fieldsFor(MOVES.edit.to, actor.userId), {
-    action: 'edit',
-    actorUserId: actor.userId,
-    reason: null,
-  })
-  events.push(moveEvent('edit', toVerification(moved)))
-}
-
-/** A deleted record's verification goes with it; its history stays. */
-export const closeReview = (trx: Db, orgId: string, target: Target) => deleteVerification(trx, orgId, target)
+/** The move a material edit (a change to any column but notes) makes on a verified or rejected item. */
+export const reopenReview = (actor: Actor): Review => ({
+  from: MOVES.edit.from,
+  fields: fieldsFor(MOVES.edit.to, actor.userId),
+  event: { action: 'edit', actorUserId: actor.userId, reason: null },
+  eventType: EVENT_TYPES.edit,
+})
