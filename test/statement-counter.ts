@@ -12,6 +12,8 @@ export interface StatementCounter {
   app: App
   db: Db
   org: TestOrg
+  /** A second organization, for the refusals: its records are out of reach. */
+  other: TestOrg
   /** Sends one request, expects `status`, and tells what it cost. */
   cost(send: () => Promise<{ status: number }>, status: number): Promise<{ statements: number; transactions: number }>
   /** The statements executed and transactions opened since the last `cost` or `reset`. */
@@ -59,13 +61,14 @@ export async function statementCounter(): Promise<StatementCounter> {
   }
   const app = await buildApp({ config: testConfig(), database: { ...database, db: counted(database.db), subscribe }, logger: false })
   await app.ready()
-  const org = await createOrg(app, db)
+  const [org, other] = await Promise.all([createOrg(app, db), createOrg(app, db)])
   // Every caller's first request looks the caller up; later ones find it cached.
-  await Promise.all([org.admin, org.crew].map((user) => user.api.get('/api/v1/users/me')))
+  await Promise.all([org.admin, org.crew, other.admin, other.crew].map((user) => user.api.get('/api/v1/users/me')))
   return {
     app,
     db,
     org,
+    other,
     async cost(send, status) {
       statements = 0
       transactions = 0

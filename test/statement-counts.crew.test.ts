@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
-import { createOrg, type TestOrg } from './factories.js'
+import type { TestOrg } from './factories.js'
 import { type StatementCounter, statementCounter } from './statement-counter.js'
 
 // Round trips of the single-item writes on a user's crew records: each is one statement, without a
@@ -13,10 +13,7 @@ let org: TestOrg
 let other: TestOrg
 beforeAll(async () => {
   counter = await statementCounter()
-  ;({ db, org } = counter)
-  other = await createOrg(counter.app, db)
-  // Callers are cached after their first request, as the counter's own are.
-  await Promise.all([other.admin, other.crew].map((user) => user.api.get('/api/v1/users/me')))
+  ;({ db, org, other } = counter)
 })
 afterAll(() => counter.app.close())
 

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
-import { createOrg, insertCourse, nextImo, type TestOrg } from './factories.js'
+import { insertCourse, nextImo, type TestOrg } from './factories.js'
 import { type StatementCounter, statementCounter } from './statement-counter.js'
 
 // The single-item writes of the organization's data (ships, users, courses, curriculums,
@@ -15,10 +15,7 @@ let org: TestOrg
 let other: TestOrg
 beforeAll(async () => {
   counter = await statementCounter()
-  ;({ db, org } = counter)
-  other = await createOrg(counter.app, db)
-  // Its admin's first request looks the caller up; later ones find it cached.
-  await other.admin.api.get('/api/v1/users/me')
+  ;({ db, org, other } = counter)
 })
 afterAll(() => counter.app.close())
 

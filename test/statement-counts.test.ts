@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import { createShip } from '../src/modules/assignments/assignments.fixtures.js'
 import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
-import { createOrg, insertCourse, type TestOrg } from './factories.js'
+import { insertCourse, type TestOrg } from './factories.js'
 import { type StatementCounter, statementCounter } from './statement-counter.js'
 
 let counter: StatementCounter
@@ -47,7 +47,7 @@ describe('round trips of the hot requests', () => {
 
     // The existence check and the upload reference are conditions of the statement: a user of another
     // organization is still a 404, an upload that is not there a 422, and nothing is written.
-    const other = await createOrg(counter.app, db)
+    const { other } = counter
     const otherPath = `/api/v1/crew/users/${other.crew.id}/identity-documents`
     expect(await cost(() => org.admin.api.post(otherPath, { documentType: 'passport' }), 404)).toEqual({ statements: 1, transactions: 0 })
     counter.reset()
