@@ -10,11 +10,11 @@ import {
   type Transaction,
 } from 'kysely'
 import Type, { type Static } from 'typebox'
-import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../db/database.js'
 import type { DB, EventsTable, Role } from '../db/schema.js'
 import type { Actor } from './access.js'
 import { iso } from './dates.js'
+import { uuidv7s } from './ids.js'
 import { DateTime, Nullable, Uuid } from './schemas.js'
 
 /** Every event type of DECISIONS §11: the audit filter, webhook subscriptions and the OpenAPI description read this list. */
@@ -90,8 +90,9 @@ const sourceOf = (source: EventSource | Actor): EventSource =>
 /** The rows of `events` for these events, ids generated here like every other id. */
 function eventRows(source: EventSource | Actor, events: readonly NewEvent[]) {
   const { orgId, actor, requestId } = sourceOf(source)
-  return events.map((event) => ({
-    id: uuidv7(),
+  const ids = uuidv7s(events.length)
+  return events.map((event, i) => ({
+    id: ids[i],
     organization_id: orgId,
     type: event.type,
     actor_user_id: actor?.userId ?? null,
@@ -247,7 +248,7 @@ function insertEvents<D>(
   max: number,
 ): InsertQueryBuilder<D, any, InsertResult> {
   const { orgId, actor, requestId } = sourceOf(source)
-  const ids = Array.from({ length: max }, () => uuidv7())
+  const ids = uuidv7s(max)
   return (qc as unknown as QueryCreator<DB>)
     .insertInto('events')
     .columns(['id', 'organization_id', 'type', 'actor_user_id', 'actor_role', 'target_type', 'target_id', 'data', 'request_id'])

@@ -1,9 +1,9 @@
 import { type RawBuilder, sql } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { outOfOrderSql } from '../../lib/dates.js'
 import { changesSql, type EventSource, eventsInsert } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { type AssignmentColumns, type AssignmentRow, activeOn, activeWith, rowColumns } from './assignments.queries.js'
 
 // Every function here is ONE statement whatever the number of ids: the ids travel as one array
@@ -151,7 +151,7 @@ export interface NewAssignments {
  * per requested user, in request order; `id` is null for a skipped user.
  */
 export function bulkInsertAssignments(db: Db, orgId: string, userIds: string[], values: NewAssignments) {
-  const newIds = userIds.map(() => uuidv7())
+  const newIds = uuidv7s(userIds.length)
   return db
     .with(
       'input(id, user_id, ord)',

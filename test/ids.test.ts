@@ -1,0 +1,19 @@
+import { validate, version } from 'uuid'
+import { describe, expect, it } from 'vitest'
+import { uuidv7s } from '../src/lib/ids.js'
+
+describe('uuidv7s', () => {
+  it('gives distinct version 7 ids of this millisecond, sorting in the order given', () => {
+    const before = Date.now()
+    const ids = uuidv7s(1000)
+    const after = Date.now()
+    expect(ids).toHaveLength(1000)
+    expect(new Set(ids).size).toBe(1000)
+    expect(ids.every((id) => validate(id) && version(id) === 7)).toBe(true)
+    expect([...ids].sort()).toEqual(ids)
+    const msecs = Number.parseInt(ids[0].replaceAll('-', '').slice(0, 12), 16)
+    expect(msecs).toBeGreaterThanOrEqual(before)
+    expect(msecs).toBeLessThanOrEqual(after)
+    expect(uuidv7s(0)).toEqual([])
+  })
+})
