@@ -22,6 +22,18 @@ export async function reachUser(db: Db, actor: Actor, userId: string): Promise<v
   if (!(await orgUserExists(db, actor.orgId, userId))) throw notFound('User')
 }
 
+/**
+ * The records of a user the caller may reach, listed by `list` (scoped to the organization and the
+ * user): one statement when there are any, since a row of the user's shows the user is there; only an
+ * empty list asks whether the user exists (404) or has none ([]).
+ */
+export async function listOfUser<T>(db: Db, actor: Actor, userId: string, list: () => Promise<T[]>): Promise<T[]> {
+  assertCanReachUser(actor, userId)
+  const items = await list()
+  if (items.length === 0) await reachUser(db, actor, userId)
+  return items
+}
+
 /** A referenced upload is of the caller's organization and its content arrived; crew may reference only their own. */
 async function checkUploadReference(trx: Db, actor: Actor, uploadId: string | null | undefined, issues: IssueList): Promise<void> {
   if (!uploadId) return

@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { RECORD_WRITERS } from '../../lib/access.js'
 import { NoContent } from '../../lib/schemas.js'
-import { reachUser, removeReviewed } from '../crew-records/crew-records.service.js'
+import { listOfUser, removeReviewed } from '../crew-records/crew-records.service.js'
 import type { ModulePlugin } from '../types.js'
 import { UserParams } from '../users/users.schemas.js'
 import { reviewRouteOptions } from '../verifications/review.routes.js'
@@ -47,8 +47,7 @@ export const userExperienceRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request) => {
       const { actor, params } = request
-      await reachUser(db, actor, params.user_id)
-      return listExperience(db, actor.orgId, params.user_id)
+      return listOfUser(db, actor, params.user_id, () => listExperience(db, actor.orgId, params.user_id))
     },
   )
 }

@@ -3,7 +3,7 @@ import { RECORD_WRITERS, rowOwner } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
 import { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
-import { reachUser, removeReviewed } from '../crew-records/crew-records.service.js'
+import { listOfUser, removeReviewed } from '../crew-records/crew-records.service.js'
 import type { ModulePlugin } from '../types.js'
 import { UserParams } from '../users/users.schemas.js'
 import { reviewRouteOptions } from '../verifications/review.routes.js'
@@ -52,8 +52,9 @@ export const userIdentityDocumentsRoutes: ModulePlugin = (app, { db, config }) =
     },
     async (request) => {
       const { actor, params } = request
-      await reachUser(db, actor, params.user_id)
-      return listIdentityDocuments(db, actor.orgId, config.expiringSoonDays, params.user_id, request.query)
+      return listOfUser(db, actor, params.user_id, () =>
+        listIdentityDocuments(db, actor.orgId, config.expiringSoonDays, params.user_id, request.query),
+      )
     },
   )
 }

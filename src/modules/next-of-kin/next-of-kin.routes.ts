@@ -3,7 +3,7 @@ import { assertCanReachUser, RECORD_WRITERS, rowOwner } from '../../lib/access.j
 import { columnsOf } from '../../lib/columns.js'
 import { notFound } from '../../lib/errors.js'
 import { NoContent } from '../../lib/schemas.js'
-import { reachUser } from '../crew-records/crew-records.service.js'
+import { listOfUser } from '../crew-records/crew-records.service.js'
 import type { ModulePlugin } from '../types.js'
 import { UserParams } from '../users/users.schemas.js'
 import { deleteNextOfKin, insertNextOfKin, listNextOfKin, toNextOfKin, updateNextOfKin } from './next-of-kin.queries.js'
@@ -51,8 +51,7 @@ export const userNextOfKinRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request) => {
       const { actor, params } = request
-      await reachUser(db, actor, params.user_id)
-      return (await listNextOfKin(db, actor.orgId, params.user_id)).map(toNextOfKin)
+      return (await listOfUser(db, actor, params.user_id, () => listNextOfKin(db, actor.orgId, params.user_id))).map(toNextOfKin)
     },
   )
 }
