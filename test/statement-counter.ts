@@ -1,4 +1,4 @@
-import type { KyselyPlugin } from 'kysely'
+import { type KyselyPlugin, sql } from 'kysely'
 import { expect } from 'vitest'
 import { type App, buildApp } from '../src/app.js'
 import type { Database, Db } from '../src/db/database.js'
@@ -89,4 +89,23 @@ export async function statementCounter(): Promise<StatementCounter> {
     eventsOf: (targetId) =>
       db.selectFrom('events').select(['type', 'data']).where('target_id', '=', targetId).orderBy('occurred_at').orderBy('id').execute(),
   }
+}
+
+/**
+ * Waits (however slow the machine; the test's timeout ends a wait that never comes) until `count`
+ * sessions queue for the row lock that the open transaction `holder` took: the first waits for the
+ * holder's transaction, the others for the row (`column` = `id` of `table`). Other sessions' lock waits do not count.
+ * PostgreSQL only.
+ */
+export async function rowLockQueued(holder: Db, db: Db, row: { table: string; column: string; id: string }, count: number): Promise<void> {
+  const { table, column, id } = row
+  const { rows } = await sql<{ xid: string; page: number; tuple: number }>`
+    select pg_current_xact_id()::xid::text as xid, (ctid::text::point)[0]::int as page, (ctid::text::point)[1]::int as tuple
+    from ${sql.table(table)} where ${sql.ref(column)} = ${id}`.execute(holder)
+  const { xid, page, tuple } = rows[0]
+  const waiters = sql<{ n: number }>`select count(*)::int as n from pg_locks
+    where not granted and ((locktype = 'transactionid' and transactionid::text = ${xid})
+      or (locktype = 'tuple' and database = (select oid from pg_database where datname = current_database())
+        and relation = ${table}::regclass and page = ${page} and tuple = ${tuple}))`
+  await expect.poll(async () => (await waiters.execute(db)).rows[0].n, { timeout: 60_000 }).toBeGreaterThanOrEqual(count)
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import type { TestOrg } from './factories.js'
-import { type StatementCounter, statementCounter } from './statement-counter.js'
+import { rowLockQueued, type StatementCounter, statementCounter } from './statement-counter.js'
 
 // Round trips of the single-item writes on a user's crew records: each is one statement, without a
 // transaction, and a refused write (another organization's record, another crew member's) writes nothing.
@@ -38,17 +38,16 @@ async function queuedOnLock<T>(table: 'identity_documents' | 'verifications', id
     lockTaken = resolve
   })
   const column = table === 'verifications' ? 'target_id' : 'id'
+  let holderTrx: Db | undefined
   const holder = db.transaction().execute(async (trx) => {
     await sql`select 1 from ${sql.table(table)} where ${sql.ref(column)} = ${id} for update`.execute(trx)
+    holderTrx = trx
     lockTaken()
     await held
   })
   await taken
   const pending = requests()
-  const waiting = sql<{
-    n: number
-  }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
-  await expect.poll(async () => (await waiting.execute(db)).rows[0].n, { timeout: 5000 }).toBeGreaterThanOrEqual(pending.length)
+  await rowLockQueued(holderTrx!, db, { table, column, id }, pending.length)
   release()
   await holder
   return Promise.all(pending)

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
 import { insertCourse, nextImo, type TestOrg } from './factories.js'
-import { type StatementCounter, statementCounter } from './statement-counter.js'
+import { rowLockQueued, type StatementCounter, statementCounter } from './statement-counter.js'
 
 // The single-item writes of the organization's data (ships, users, courses, curriculums,
 // assignments): what each costs in round trips, and that the statement wrote the event expected.
@@ -277,15 +277,6 @@ describe('users', () => {
 })
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('a concurrent change (PostgreSQL)', () => {
-  const waitingForLock = async () => {
-    for (let tries = 0; tries < 100; tries++) {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`.execute(db)
-      if (rows[0].n > 0) return
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    throw new Error('the request never waited for the row')
-  }
-
   it('PATCH assignment checks the dates sent against the stored ones committed while it waited for the row', async () => {
     const ship = (await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Five', imoNumber: nextImo() })).body
     const body = { userId: org.crew.id, shipId: ship.id, role: 'Cook', startDate: '2026-03-01' }
@@ -294,7 +285,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a concurrent change (PostgreSQL
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('assignments').set({ start_date: '2026-05-01' }).where('id', '=', assignment.id).execute()
       patched = org.admin.api.patch(`/api/v1/assignments/${assignment.id}`, { dueDate: '2026-04-01' })
-      await waitingForLock()
+      await rowLockQueued(trx, db, { table: 'assignments', column: 'id', id: assignment.id }, 1)
     })
     const res = await patched!
     expect([res.status, res.body]).toEqual([

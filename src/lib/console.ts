@@ -30,7 +30,7 @@ function consolePolicy(fileOrigin: string | null): string {
 }
 
 /** Where `npm run build:console` puts the built files: dist/console at the package root (from src/ or dist/src/). */
-export function consoleDirectory(): string {
+function consoleDirectory(): string {
   const root = packageDirectorySync({ cwd: dirname(fileURLToPath(import.meta.url)) })
   if (!root) throw new Error('src/lib/console.ts is outside its package')
   return join(root, 'dist', 'console')

@@ -27,10 +27,18 @@ export function decodeCursorOf(raw: string | undefined, isKey: (key: CursorKey) 
   throw invalid(['query', 'cursor'], 'Invalid cursor', 'value_error')
 }
 
-/** Only the exact form encodeCursor writes: anything else JavaScript can parse, PostgreSQL may not. */
-function isSortKey([first, id]: CursorKey): boolean {
+/**
+ * A timestamp column as cursor text, to the microsecond: rows written by one statement are microseconds
+ * apart, and a key cut to the millisecond (JavaScript's Date) would skip rows at a page boundary.
+ */
+export const microsecondText = (column: string) =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+/** Only the exact forms the service writes (microseconds, or milliseconds as earlier cursors had): anything else JavaScript can parse, PostgreSQL may not. */
+export function isSortKey([first, id]: CursorKey): boolean {
   const time = Date.parse(first)
-  return isUuid(id) && !Number.isNaN(time) && new Date(time).toISOString() === first
+  if (!isUuid(id) || Number.isNaN(time)) return false
+  return new Date(time).toISOString() === first || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(first)
 }
 
 /** A (date, id) key of a list ordered by a calendar date; `infinity` stands for "no date" where that sorts last. */
@@ -85,6 +93,7 @@ export async function newestFirstPage<DB, TB extends keyof DB, R extends { creat
 ): Promise<PageResult<T>> {
   const cursor = decodeCursor(query.cursor)
   let page = (select(filtered) as SelectQueryBuilder<any, any, R>)
+    .select(microsecondText(`${table}.created_at`).as('cursor_at'))
     .orderBy(`${table}.created_at`, 'desc')
     .orderBy(`${table}.id`, 'desc')
     .limit(query.limit + 1)
@@ -95,5 +104,5 @@ export async function newestFirstPage<DB, TB extends keyof DB, R extends { creat
       ? (filtered as SelectQueryBuilder<any, any, {}>).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()
       : null,
   ])
-  return toPage(rows, query.limit, (r) => [r.created_at.toISOString(), r.id], map, count ? count.n : null)
+  return toPage(rows, query.limit, (r) => [r.cursor_at, r.id], map, count ? count.n : null)
 }

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { outOfOrderSql } from '../../lib/dates.js'
-import { changesSql, type EventSource, eventsInsert, objectRows } from '../../lib/events.js'
+import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
 import { type AssignmentColumns, type AssignmentRow, activeOn, oneActivePerShip, rowColumns, userName } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type AssignmentDates } from './assignments.schemas.js'
 
@@ -26,7 +26,7 @@ const assignmentWire = (alias: string) => ({
   isActive: activeOn(alias),
 })
 
-export interface CreateOutcome {
+interface CreateOutcome {
   userFound: boolean
   shipFound: boolean
   /** Undefined when refused: the user or the ship is not the organization's, or `valid` was false. */
@@ -93,13 +93,13 @@ export async function insertAssignment(
   }
 }
 
-/** The wire fields an update can change, before (`o`) and after (`a`), for `assignment.updated`'s changes. */
-const assignmentChanges = changesSql({
-  role: [sql.ref('o.role'), sql.ref('a.role')],
-  startDate: [sql.ref('o.start_date'), sql.ref('a.start_date')],
-  dueDate: [sql.ref('o.due_date'), sql.ref('a.due_date')],
-  endDate: [sql.ref('o.end_date'), sql.ref('a.end_date')],
-  isActive: [activeOn('o'), activeOn('a')],
+/** The wire fields an update can change, over `o` (before) or `a` (after), for `assignment.updated`'s changes. */
+const changeableWire = (alias: string) => ({
+  role: sql.ref(`${alias}.role`),
+  startDate: sql.ref(`${alias}.start_date`),
+  dueDate: sql.ref(`${alias}.due_date`),
+  endDate: sql.ref(`${alias}.end_date`),
+  isActive: activeOn(alias),
 })
 
 /** Each pair's rule (DECISIONS §4) that the dates `sent` touch, on the dates the update leaves: the one sent, else the stored one. */
@@ -114,7 +114,7 @@ function datesInOrder(sent: AssignmentDates) {
   return rules.length === 0 ? undefined : sql<boolean>`${sql.join(rules, sql` and `)}`
 }
 
-export interface UpdateOutcome {
+interface UpdateOutcome {
   /** Undefined when the stored dates the request keeps break a date rule with the ones it sends. */
   row?: AssignmentRow
   stored: Required<AssignmentDates>
@@ -155,16 +155,7 @@ export async function updateAssignment(
           .returningAll(),
       )
       .with('audit', (qc) =>
-        eventsInsert(
-          qc,
-          source,
-          'assignment.updated',
-          'assignment',
-          sql`select a.id as target_id, jsonb_build_object('changes', c.changes) as data
-            from a join o on o.id = a.id cross join lateral (select ${assignmentChanges} as changes) c
-            where c.changes <> '{}'::jsonb`,
-          1,
-        ),
+        eventsInsert(qc, source, 'assignment.updated', 'assignment', updatedRows(changeableWire), 1),
       )
       .selectFrom('o')
       .leftJoin('a', 'a.id', 'o.id')

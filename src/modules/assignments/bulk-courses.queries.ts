@@ -7,9 +7,8 @@ import { idsWithOrder, orgColumn } from './bulk.queries.js'
 
 // Bulk course changes, each ONE statement whatever the number of ids (see bulk.queries.ts).
 
-/** A time-ordered UUIDv7 made by the database, for rows whose number is only known there. */
-const uuidv7Sql = sql<string>`encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing
-  substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid`
+/** A time-ordered UUIDv7 made by the database (migration 1701), for rows whose number is only known there. */
+const uuidv7Sql = sql<string>`seaworthy_uuid_v7()`
 
 /** Requested ids that are not assignments of the organization (`target`), in request order. */
 const failedIds = sql<string[]>`array(select i.id::text from input i where i.id not in (select id from target) order by i.ord)`

@@ -1,19 +1,12 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import { type EventType, eventWire } from '../../lib/events.js'
-import { type CursorKey, decodeCursorOf, toPage } from '../../lib/pagination.js'
-import { isUuid } from '../../lib/validation.js'
+import { decodeCursor, microsecondText, toPage } from '../../lib/pagination.js'
 import type { AuditQuery } from './audit.schemas.js'
-
-// Events are written microseconds apart: the cursor keeps the full precision, or a page boundary
-// inside one millisecond would skip or repeat events.
-const occurredAtText = sql<string>`to_char(occurred_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
-const isEventKey = ([at, id]: CursorKey) =>
-  isUuid(id) && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at) && !Number.isNaN(Date.parse(at))
 
 /** The organization's events, newest first (DECISIONS §11); `types` is the `type` filter already expanded. */
 export async function listEvents(db: Db, orgId: string, query: AuditQuery, types: EventType[] | undefined) {
-  const cursor = decodeCursorOf(query.cursor, isEventKey)
+  const cursor = decodeCursor(query.cursor)
   let filtered = db.selectFrom('events').where('organization_id', '=', orgId)
   if (types) filtered = filtered.where('type', '=', sql<string>`any(${types}::text[])`)
   if (query.target_id) filtered = filtered.where('target_id', '=', query.target_id)
@@ -22,7 +15,7 @@ export async function listEvents(db: Db, orgId: string, query: AuditQuery, types
   if (query.to) filtered = filtered.where('occurred_at', '<', new Date(query.to))
   const page = filtered
     .selectAll()
-    .select(occurredAtText.as('cursor_at'))
+    .select(microsecondText('occurred_at').as('cursor_at'))
     .$if(cursor !== null, (qb) => qb.where(sql<boolean>`(occurred_at, id) < (${cursor![0]}::timestamptz, ${cursor![1]}::uuid)`))
     .orderBy('occurred_at', 'desc')
     .orderBy('id', 'desc')

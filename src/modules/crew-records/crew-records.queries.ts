@@ -1,6 +1,7 @@
 import { type Expression, type QueryCreator, type RawBuilder, type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { DB, ExpiringRecord } from '../../db/schema.js'
+import { fieldsSql } from '../../lib/columns.js'
 import { iso, isoSql, todayUtcSql } from '../../lib/dates.js'
 import { expiryWindowDays, settingsOf, expiryStatus as statusSql } from '../organizations/settings.queries.js'
 import {
@@ -95,7 +96,7 @@ export function wireJsonSql(alias: string, map: Readonly<Record<string, string>>
   const ref = <T = unknown>(column: string) => sql.ref<T>(`${alias}.${column}`)
   const fields: [string, Expression<unknown>][] = [
     ['id', ref('id')],
-    ...Object.entries(map).map(([field, column]): [string, Expression<unknown>] => [field, ref(column)]),
+    ...Object.entries(fieldsSql(map, alias)),
     ...Object.entries(extra),
     ['createdAt', isoSql(ref<Date>('created_at'))],
     ['updatedAt', isoSql(ref<Date>('updated_at'))],

@@ -42,7 +42,7 @@ async function checkUploadReference(trx: Db, actor: Actor, uploadId: string | nu
   if (!upload || (owner && upload.user_id !== owner)) addUploadIssue(issues)
 }
 
-export const addUploadIssue = (issues: IssueList) =>
+const addUploadIssue = (issues: IssueList) =>
   issues.add(['body', 'uploadId'], 'Upload not found or not ready to be referenced', 'value_error')
 
 /** The checks of a new record's dates that need no database: true when they pass. */
@@ -83,7 +83,7 @@ interface ExpiringWrite {
  * The rules of a document or certificate write (DECISIONS §3), every problem in one 422: the type is
  * set once, the expiry date is not before the issue date, and a newly set upload may be referenced.
  */
-export async function checkExpiringWrite(db: Db, actor: Actor, { body, uploadId, current }: ExpiringWrite): Promise<void> {
+async function checkExpiringWrite(db: Db, actor: Actor, { body, uploadId, current }: ExpiringWrite): Promise<void> {
   const issues = new IssueList()
   const frozen = current?.typeField
   if (frozen && frozen in body) issues.add(['body', frozen], `${frozen} cannot be changed`, 'frozen_field')

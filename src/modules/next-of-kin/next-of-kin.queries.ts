@@ -22,7 +22,7 @@ export const toNextOfKin = (row: Selectable<NextOfKinTable>): NextOfKin => ({
 /** The contact of the row `alias` as the client receives it. */
 const wire = (alias: string) => wireJsonSql(alias, NEXT_OF_KIN_COLUMNS)
 
-export type NextOfKinColumns = Omit<Insertable<NextOfKinTable>, 'id' | 'organization_id' | 'user_id' | 'created_at'>
+type NextOfKinColumns = Omit<Insertable<NextOfKinTable>, 'id' | 'organization_id' | 'user_id' | 'created_at'>
 
 /** Adds a contact to a user of the organization; undefined when the organization has no such user. */
 export async function insertNextOfKin(db: Db, actor: Actor, userId: string, columns: NextOfKinColumns): Promise<NextOfKin | undefined> {

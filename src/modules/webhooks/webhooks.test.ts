@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useTestApp } from '../../../test/app.js'
 import { createOrg, useOrg } from '../../../test/factories.js'
+import { createShip } from '../assignments/assignments.fixtures.js'
 
 const t = useTestApp()
 const org = useOrg(t)
@@ -175,5 +176,28 @@ describe('webhook subscriptions', () => {
     const bad = await org.admin.api.get(`${BASE}/nope/deliveries`)
     expect(bad.status).toBe(422)
     expect(bad.body.detail[0]).toMatchObject({ loc: ['path', 'webhook_id'], type: 'uuid_parsing' })
+  })
+})
+
+describe('the delivery log in pages', () => {
+  it('follows the cursor through deliveries one statement made microseconds apart, none skipped or repeated', async () => {
+    const webhook = (await create({ url: PUBLIC_URL, events: ['assignment.created'] })).body
+    const ship = await createShip(org)
+    const users = await Promise.all(Array.from({ length: 6 }, () => org.addUser('crew')))
+    const bulk = { userIds: users.map((u) => u.id), shipId: ship.id, role: 'Oiler' }
+    expect((await org.admin.api.post('/api/v1/learn/assignments/bulk/create', bulk)).body.createdCount).toBe(6)
+    const stored = await t.database.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', webhook.id).execute()
+    const seen: string[] = []
+    let cursor: string | null = null
+    do {
+      const page: { status: number; body: { items: { id: string }[]; nextCursor: string | null } } = await org.admin.api.get(
+        `${BASE}/${webhook.id}/deliveries?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      )
+      expect(page.status).toBe(200)
+      seen.push(...page.body.items.map((item) => item.id))
+      cursor = page.body.nextCursor
+    } while (cursor)
+    expect(stored).toHaveLength(6)
+    expect(seen.sort()).toEqual(stored.map((d) => d.id).sort())
   })
 })

@@ -42,34 +42,7 @@ with
         "course_id"
       )
     select
-      encode(
-        set_bit(
-          set_bit(
-            overlay(
-              uuid_send (gen_random_uuid()) placing substring(
-                int8send (
-                  floor(
-                    extract(
-                      epoch
-                      from
-                        clock_timestamp()
-                    ) * 1000
-                  )::bigint
-                )
-                from
-                  3
-              )
-              from
-                1 for 6
-            ),
-            52,
-            1
-          ),
-          53,
-          1
-        ),
-        'hex'
-      )::uuid as "id",
+      seaworthy_uuid_v7 () as "id",
       $6::uuid as "organization_id",
       "assignment_id",
       "course_id"
