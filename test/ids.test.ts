@@ -15,5 +15,9 @@ describe('uuidv7s', () => {
     expect(msecs).toBeGreaterThanOrEqual(before)
     expect(msecs).toBeLessThanOrEqual(after)
     expect(uuidv7s(0)).toEqual([])
+    // Call after call, in the same millisecond or the next, the ids keep sorting in the order handed out.
+    const batches = Array.from({ length: 50 }, () => uuidv7s(3)).flat()
+    expect([...batches].sort()).toEqual(batches)
+    expect(new Set(batches).size).toBe(150)
   })
 })
