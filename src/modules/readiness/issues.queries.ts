@@ -82,16 +82,22 @@ export function issuesOf(ctx: VerdictContext): RawBuilder<unknown> {
       select ${through} + ${validityMarginDays(settings, sql`rq.type`)} as margin_bound,
         ${through} + ${expiryWindowDays(settings, sql`rq.type`, ctx.defaultWindowDays)} as window_bound
     ) b
-    cross join lateral (values
-      (case
-        when p.id is null then 'document_missing'
-        when p.rejected then 'document_rejected'
-        when p.expiry_date < ${asOf} then 'document_expired'
-        when p.expiry_date < b.margin_bound then 'document_expires_during_assignment'
-        when p.expiry_date <= b.window_bound then 'document_expiring_soon'
-      end, case when p.expiry_date >= ${asOf} and p.expiry_date < b.margin_bound then b.margin_bound else b.window_bound end),
-      -- Whatever the dates gave: a document still waiting for review.
-      (case when not p.rejected and p.status = 'pending' then 'document_unverified' end, null::date)
+    cross join lateral (
+      select case
+          when p.id is null then 'document_missing'
+          when p.rejected then 'document_rejected'
+          when p.expiry_date < ${asOf} then 'document_expired'
+          when p.expiry_date < b.margin_bound then 'document_expires_during_assignment'
+          when p.expiry_date <= b.window_bound then 'document_expiring_soon'
+        end as code,
+        case when p.expiry_date >= ${asOf} and p.expiry_date < b.margin_bound then b.margin_bound else b.window_bound end as bound
+    ) d
+    -- The dates' issue, and whatever the dates gave, a document still waiting for review. Two arrays
+    -- unnested rather than a VALUES list: VALUES evaluated the rules once per row it listed (4 µs a
+    -- requirement, a third of a fleet page).
+    cross join lateral unnest(
+      array[d.code, case when not p.rejected and p.status = 'pending' then 'document_unverified' end],
+      array[d.bound, null::date]
     ) c(code, bound)
     where c.code is not null
     union all
