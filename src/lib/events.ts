@@ -225,7 +225,8 @@ export function withEvents<T>(db: Db, source: EventSource | Actor, write: (trx: 
 /**
  * The events of a write that is one statement, as the INSERT of one of its data-modifying CTEs: one
  * event per row of `rows` (SQL over the statement's CTEs giving `target_id` and `data` jsonb), so
- * the write stays one statement whatever its size. `max` ids are generated here, handed out in row order.
+ * the write stays one statement whatever its size. `ids` (`uuidv7s(n)`, n at least the rows) are handed
+ * out in row order: the caller makes them, so that a statement compiled once binds new ones each time.
  */
 export function eventsInsert<D>(
   qc: QueryCreator<D>,
@@ -233,9 +234,9 @@ export function eventsInsert<D>(
   type: EventType,
   targetType: string,
   rows: RawBuilder<{ target_id: string; data: unknown }>,
-  max: number,
+  ids: readonly string[],
 ): InsertQueryBuilder<D, any, InsertResult> {
-  return insertEvents(qc, source, sql`${type}::text`, targetType, rows, max)
+  return insertEvents(qc, source, sql`${type}::text`, targetType, rows, ids)
 }
 
 /** The INSERT of `eventsInsert` and `typedEventsInsert`: `type` is SQL over the rows `e`. */
@@ -245,10 +246,9 @@ function insertEvents<D>(
   type: RawBuilder<unknown>,
   targetType: string,
   rows: RawBuilder<{ target_id: string; data: unknown }>,
-  max: number,
+  ids: readonly string[],
 ): InsertQueryBuilder<D, any, InsertResult> {
   const { orgId, actor, requestId } = sourceOf(source)
-  const ids = uuidv7s(max)
   return (qc as unknown as QueryCreator<DB>)
     .insertInto('events')
     .columns(['id', 'organization_id', 'type', 'actor_user_id', 'actor_role', 'target_type', 'target_id', 'data', 'request_id'])
@@ -299,9 +299,9 @@ export function typedEventsInsert<D>(
   source: EventSource | Actor,
   targetType: string,
   rows: RawBuilder<{ type: EventType; target_id: string; data: unknown }>,
-  max: number,
+  ids: readonly string[],
 ): InsertQueryBuilder<D, any, InsertResult> {
-  return insertEvents(qc, source, sql`e.type`, targetType, rows, max)
+  return insertEvents(qc, source, sql`e.type`, targetType, rows, ids)
 }
 
 /**

@@ -13,9 +13,9 @@ import * as idempotencyKeys from './2026_11_23_1102_idempotency_keys.js'
 import * as events from './2026_11_23_1301_events.js'
 import * as webhooks from './2026_11_23_1311_webhooks.js'
 import * as oneCreationTimestamp from './2026_11_23_1601_one_creation_timestamp.js'
-import * as fanOutEarlyExit from './2026_11_24_1703_fan_out_early_exit.js'
-import * as hotRowForeignKeys from './2026_11_24_1702_hot_row_foreign_keys.js'
 import * as uuidV7 from './2026_11_24_1701_uuid_v7.js'
+import * as hotRowForeignKeys from './2026_11_24_1702_hot_row_foreign_keys.js'
+import * as fanOutEarlyExit from './2026_11_24_1703_fan_out_early_exit.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {

@@ -1,9 +1,11 @@
 import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
+import { compiledPerShape } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { outOfOrderSql } from '../../lib/dates.js'
 import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { type AssignmentColumns, type AssignmentRow, activeOn, oneActivePerShip, rowColumns, userName } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type AssignmentDates } from './assignments.schemas.js'
 
@@ -78,7 +80,14 @@ export async function insertAssignment(
           .returningAll(),
       )
       .with('audit', (qc) =>
-        eventsInsert(qc, source, 'assignment.created', 'assignment', objectRows(assignmentWire('a'), sql`a cross join u cross join s`), 1),
+        eventsInsert(
+          qc,
+          source,
+          'assignment.created',
+          'assignment',
+          objectRows(assignmentWire('a'), sql`a cross join u cross join s`),
+          uuidv7s(1),
+        ),
       )
       .selectFrom('u')
       .fullJoin('s', (join) => join.onTrue())
@@ -120,6 +129,45 @@ interface UpdateOutcome {
   stored: Required<AssignmentDates>
 }
 
+interface UpdateValues {
+  source: EventSource | Actor
+  id: string
+  changes: AssignmentColumns
+  /** Only the dates: every field here shapes the statement. */
+  sent: AssignmentDates
+  now: Date
+  eventIds: string[]
+}
+
+// Built and compiled once per set of columns and dates sent: a PATCH is a cheap write, and building
+// this statement was a tenth of its server CPU (profiled).
+const updateStatement = compiledPerShape((db: Db, p: UpdateValues) => {
+  const inOrder = datesInOrder(p.sent)
+  return db
+    .with('o', (qc) =>
+      qc
+        .selectFrom('assignments')
+        .select(['id', 'role', 'start_date', 'due_date', 'end_date'])
+        .where('organization_id', '=', p.source.orgId)
+        .where('id', '=', p.id)
+        .forUpdate(),
+    )
+    .with('a', (qc) =>
+      qc
+        .updateTable('assignments')
+        .set({ ...p.changes, updated_at: p.now })
+        .where('id', 'in', qc.selectFrom('o').select('o.id'))
+        .$if(inOrder !== undefined, (qb) => qb.where(inOrder!))
+        .returningAll(),
+    )
+    .with('audit', (qc) => eventsInsert(qc, p.source, 'assignment.updated', 'assignment', updatedRows(changeableWire), p.eventIds))
+    .selectFrom('o')
+    .leftJoin('a', 'a.id', 'o.id')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('ships as s', 's.id', 'a.ship_id')
+    .select([...rowColumns, 'o.start_date as stored_start', 'o.due_date as stored_due', 'o.end_date as stored_end'])
+})
+
 /**
  * Updates the assignment, appends its `assignment.updated` event (none when no field changed) and
  * answers it as reads show it, in one statement; undefined when there is none. `o` locks the row, so
@@ -134,35 +182,9 @@ export async function updateAssignment(
   changes: AssignmentColumns,
   sent: AssignmentDates = {},
 ): Promise<UpdateOutcome | undefined> {
-  const { orgId } = source
-  const inOrder = datesInOrder(sent)
-  const row = await oneActivePerShip(
-    db
-      .with('o', (qc) =>
-        qc
-          .selectFrom('assignments')
-          .select(['id', 'role', 'start_date', 'due_date', 'end_date'])
-          .where('organization_id', '=', orgId)
-          .where('id', '=', assignmentId)
-          .forUpdate(),
-      )
-      .with('a', (qc) =>
-        qc
-          .updateTable('assignments')
-          .set({ ...changes, updated_at: new Date() })
-          .where('id', 'in', qc.selectFrom('o').select('o.id'))
-          .$if(inOrder !== undefined, (qb) => qb.where(inOrder!))
-          .returningAll(),
-      )
-      .with('audit', (qc) =>
-        eventsInsert(qc, source, 'assignment.updated', 'assignment', updatedRows(changeableWire), 1),
-      )
-      .selectFrom('o')
-      .leftJoin('a', 'a.id', 'o.id')
-      .leftJoin('users as u', 'u.id', 'a.user_id')
-      .leftJoin('ships as s', 's.id', 'a.ship_id')
-      .select([...rowColumns, 'o.start_date as stored_start', 'o.due_date as stored_due', 'o.end_date as stored_end'])
-      .executeTakeFirst(),
+  const dates = { startDate: sent.startDate, dueDate: sent.dueDate, endDate: sent.endDate }
+  const [row] = await oneActivePerShip(
+    updateStatement(db, { source, id: assignmentId, changes, sent: dates, now: new Date(), eventIds: uuidv7s(1) }),
   )
   if (!row) return undefined
   const stored = { startDate: row.stored_start, dueDate: row.stored_due, endDate: row.stored_end }

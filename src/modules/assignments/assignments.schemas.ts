@@ -1,5 +1,5 @@
-import { ExportFormat } from '../../lib/csv.js'
 import Type, { type Static } from 'typebox'
+import { ExportFormat } from '../../lib/csv.js'
 import { DateString, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 import { isUuid, registerFormat } from '../../lib/validation.js'
 

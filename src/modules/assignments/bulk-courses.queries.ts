@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { type EventSource, eventsInsert } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { anyOf } from './assignments.queries.js'
 import { idsWithOrder, orgColumn } from './bulk.queries.js'
 
@@ -78,7 +79,9 @@ export function bulkAddCourses(db: Db, source: EventSource | Actor, ids: string[
         )
         .onConflict((oc) => oc.column('course_id').doUpdateSet({ enrollments: sql`course_stats.enrollments + excluded.enrollments` })),
     )
-    .with('audit', (qb) => eventsInsert(qb, source, 'assignment.courses_assigned', 'assignment', coursesPerAssignment('added'), ids.length))
+    .with('audit', (qb) =>
+      eventsInsert(qb, source, 'assignment.courses_assigned', 'assignment', coursesPerAssignment('added'), uuidv7s(ids.length)),
+    )
     .selectNoFrom(courseChangeCounts('added'))
     .executeTakeFirstOrThrow()
 }
@@ -123,7 +126,7 @@ export function bulkRemoveCourses(db: Db, source: EventSource | Actor, ids: stri
         .whereRef('cs.course_id', '=', 'd.course_id'),
     )
     .with('audit', (qb) =>
-      eventsInsert(qb, source, 'assignment.courses_removed', 'assignment', coursesPerAssignment('removed'), ids.length),
+      eventsInsert(qb, source, 'assignment.courses_removed', 'assignment', coursesPerAssignment('removed'), uuidv7s(ids.length)),
     )
     .selectNoFrom(courseChangeCounts('removed'))
     .executeTakeFirstOrThrow()

@@ -122,7 +122,7 @@ export function bulkUpdateAssignments(
         sql`select c.id as target_id, jsonb_build_object('changes', x.changes) as data
           from checked c cross join lateral (select ${bulkChangesSql} as changes) x
           where c.differs and cardinality(c.problems) = 0 and x.changes <> '{}'::jsonb`,
-        ids.length,
+        uuidv7s(ids.length),
       ),
     )
     .selectFrom('input as i')

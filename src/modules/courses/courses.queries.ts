@@ -8,6 +8,7 @@ import { fieldsSql } from '../../lib/columns.js'
 import { iso, isoSql } from '../../lib/dates.js'
 import { conflict } from '../../lib/errors.js'
 import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { afterCursor, decodeCursor, newestFirstPage, toPage } from '../../lib/pagination.js'
 import type { ListQuery } from '../../lib/schemas.js'
@@ -60,7 +61,7 @@ export async function insertCourse(
         .values({ id: uuidv7(), organization_id: source.orgId, ...course })
         .returningAll(),
     )
-    .with('audit', (qc) => eventsInsert(qc, source, 'course.created', 'course', objectRows(courseWire('a'), 'a'), 1))
+    .with('audit', (qc) => eventsInsert(qc, source, 'course.created', 'course', objectRows(courseWire('a'), 'a'), uuidv7s(1)))
     .selectFrom('a')
     .selectAll()
     .executeTakeFirstOrThrow()
@@ -91,7 +92,7 @@ export async function updateCourse(
         .where('id', 'in', qc.selectFrom('o').select('o.id'))
         .returningAll(),
     )
-    .with('audit', (qc) => eventsInsert(qc, source, 'course.updated', 'course', updatedRows(courseWire), 1))
+    .with('audit', (qc) => eventsInsert(qc, source, 'course.updated', 'course', updatedRows(courseWire), uuidv7s(1)))
     .selectFrom('a')
     .selectAll()
     .executeTakeFirst()
@@ -122,7 +123,7 @@ export async function deleteCourse(db: Db, source: EventSource | Actor, courseId
           .where(({ not, exists, selectFrom }) => not(exists(selectFrom('t').select('t.tried').where('t.tried', '=', true))))
           .returningAll(),
       )
-      .with('audit', (qc) => eventsInsert(qc, source, 'course.deleted', 'course', objectRows(courseWire('a'), 'a'), 1))
+      .with('audit', (qc) => eventsInsert(qc, source, 'course.deleted', 'course', objectRows(courseWire('a'), 'a'), uuidv7s(1)))
       .selectFrom('t')
       .leftJoin('a', (join) => join.onTrue())
       .selectAll('a')

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { eventsInsert, jsonChangesSql } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { type Review, type ReviewedTable, type Target, verificationJsonSql } from '../verifications/verifications.queries.js'
 import { changingSql, type ReviewedWireSql } from './crew-records.queries.js'
 
@@ -76,7 +77,7 @@ export async function updateReviewed(db: Db, actor: Actor, edit: ReviewedEdit): 
     sql`select w.id as target_id, jsonb_build_object('changes', c.changes) as data
       from w cross join lateral (select ${jsonChangesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) c
       where c.changes <> '{}'::jsonb`,
-    1,
+    uuidv7s(1),
   ).returning('id')
   // Reads `updated`, so that it is appended after the update's own event.
   const reopened = eventsInsert<DB>(
@@ -85,7 +86,7 @@ export async function updateReviewed(db: Db, actor: Actor, edit: ReviewedEdit): 
     edit.reopen.eventType,
     target.type,
     sql`select vu.target_id, ${verificationJsonSql('vu')} as data from vu cross join (select count(*) from updated) n`,
-    1,
+    uuidv7s(1),
   )
   const stored = [...new Set(edit.dateOrder.flat())].map((column) => sql`${sql.lit(column)}::text, ${sql.ref(`o.${column}`)}`)
   const result = await sql<EditOutcome>`with

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { type EventSource, type EventType, eventsInsert } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import {
   type MoveEvent,
   type ReviewedTable,
@@ -56,7 +57,7 @@ export async function deleteReviewed(
         `${target.type}.deleted`,
         target.type,
         sql`select r.id as target_id, ${wire('r', 'v')} as data from r left join v on true`,
-        1,
+        uuidv7s(1),
       ),
     )
     .selectFrom('r')
@@ -161,7 +162,7 @@ export async function insertReviewed<T extends ReviewedTable>(
             ]),
         ),
     )
-    .with('audit', (qc) => eventsInsert(qc, record.source, created.type, targetType, created.rows, 1))
+    .with('audit', (qc) => eventsInsert(qc, record.source, created.type, targetType, created.rows, uuidv7s(1)))
     .selectFrom('owner')
     .leftJoin('doc', (join) => join.onTrue())
     .leftJoin('ver', (join) => join.onTrue())

@@ -7,6 +7,7 @@ import { iso, isoSql } from '../../lib/dates.js'
 import { isForeignKeyViolation } from '../../lib/db-errors.js'
 import { notFound } from '../../lib/errors.js'
 import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import type { ListQuery } from '../../lib/schemas.js'
@@ -88,7 +89,7 @@ export async function insertCurriculum(
         .values({ id: uuidv7(), organization_id: source.orgId, ...fields })
         .returningAll(),
     )
-    .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.created', 'curriculum', objectRows(curriculumWire('a'), 'a'), 1))
+    .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.created', 'curriculum', objectRows(curriculumWire('a'), 'a'), uuidv7s(1)))
     .selectFrom('a')
     .selectAll()
     .executeTakeFirstOrThrow()
@@ -123,7 +124,7 @@ export async function updateCurriculum(
           .where('id', '=', curriculumId)
           .returningAll(),
       )
-      .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.updated', 'curriculum', updatedRows(curriculumWire), 1))
+      .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.updated', 'curriculum', updatedRows(curriculumWire), uuidv7s(1)))
       .selectFrom('a')
       .selectAll()
       .select(coursesSql('a').as('courses'))
@@ -139,7 +140,7 @@ export async function deleteCurriculum(db: Db, source: EventSource | Actor, curr
     if (!(await lockOrgRow(trx, 'curriculums', orgId, curriculumId))) return false
     await trx
       .with('a', (qc) => qc.deleteFrom('curriculums').where('organization_id', '=', orgId).where('id', '=', curriculumId).returningAll())
-      .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.deleted', 'curriculum', objectRows(curriculumWire('a'), 'a'), 1))
+      .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.deleted', 'curriculum', objectRows(curriculumWire('a'), 'a'), uuidv7s(1)))
       .selectFrom('a')
       .select('a.id')
       .executeTakeFirstOrThrow()

@@ -6,6 +6,7 @@ import type { Actor } from '../../lib/access.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
 import { eventsInsert, jsonChangesSql } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { changingSql, crewRecordById, wireJsonSql } from '../crew-records/crew-records.queries.js'
 import { NEXT_OF_KIN_COLUMNS, type NextOfKin } from './next-of-kin.schemas.js'
 
@@ -38,7 +39,7 @@ export async function insertNextOfKin(db: Db, actor: Actor, userId: string, colu
         .returningAll(),
     )
     .with('audit', (qc) =>
-      eventsInsert(qc, actor, 'next_of_kin.created', 'next_of_kin', sql`select k.id as target_id, ${wire('k')} as data from k`, 1),
+      eventsInsert(qc, actor, 'next_of_kin.created', 'next_of_kin', sql`select k.id as target_id, ${wire('k')} as data from k`, uuidv7s(1)),
     )
     .selectFrom('k')
     .select(wire('k').as('contact'))
@@ -96,7 +97,7 @@ export async function updateNextOfKin(
         sql`select w.id as target_id, jsonb_build_object('changes', c.changes) as data
           from w cross join lateral (select ${jsonChangesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) c
           where c.changes <> '{}'::jsonb`,
-        1,
+        uuidv7s(1),
       ),
     )
     .selectFrom('o')
@@ -118,7 +119,7 @@ export async function deleteNextOfKin(db: Db, actor: Actor, id: string, ownerId:
         .returningAll(),
     )
     .with('audit', (qc) =>
-      eventsInsert(qc, actor, 'next_of_kin.deleted', 'next_of_kin', sql`select k.id as target_id, ${wire('k')} as data from k`, 1),
+      eventsInsert(qc, actor, 'next_of_kin.deleted', 'next_of_kin', sql`select k.id as target_id, ${wire('k')} as data from k`, uuidv7s(1)),
     )
     .selectFrom('k')
     .select('id')

@@ -1,5 +1,5 @@
-import { ExportFormat } from '../../lib/csv.js'
 import Type, { type Static } from 'typebox'
+import { ExportFormat } from '../../lib/csv.js'
 import { DateString, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 // Registers the `uuid-list` format of ship_id, shared with the assignments list.
 import '../assignments/assignments.schemas.js'

@@ -8,6 +8,7 @@ import { iso, isoSql } from '../../lib/dates.js'
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js'
 import { conflict } from '../../lib/errors.js'
 import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import type { ListQuery } from '../../lib/schemas.js'
 import { containsPattern } from '../../lib/search.js'
@@ -74,7 +75,7 @@ export async function createShip(db: Db, source: EventSource | Actor, ship: Ship
   const row = await uniqueImo(() =>
     db
       .with('a', (qc) => qc.insertInto('ships').values(values).returningAll())
-      .with('audit', (qc) => eventsInsert(qc, source, 'ship.created', 'ship', objectRows(shipWire('a'), 'a'), 1))
+      .with('audit', (qc) => eventsInsert(qc, source, 'ship.created', 'ship', objectRows(shipWire('a'), 'a'), uuidv7s(1)))
       .selectFrom('a')
       .selectAll()
       .executeTakeFirstOrThrow(),
@@ -102,7 +103,7 @@ export async function updateShip(db: Db, source: EventSource | Actor, shipId: st
           .where('id', 'in', qc.selectFrom('o').select('o.id'))
           .returningAll(),
       )
-      .with('audit', (qc) => eventsInsert(qc, source, 'ship.updated', 'ship', updatedRows(shipWire), 1))
+      .with('audit', (qc) => eventsInsert(qc, source, 'ship.updated', 'ship', updatedRows(shipWire), uuidv7s(1)))
       .selectFrom('a')
       .selectAll()
       .executeTakeFirst(),
@@ -115,7 +116,7 @@ export async function deleteShip(db: Db, source: EventSource | Actor, shipId: st
   try {
     const row = await db
       .with('a', (qc) => qc.deleteFrom('ships').where('organization_id', '=', source.orgId).where('id', '=', shipId).returningAll())
-      .with('audit', (qc) => eventsInsert(qc, source, 'ship.deleted', 'ship', objectRows(shipWire('a'), 'a'), 1))
+      .with('audit', (qc) => eventsInsert(qc, source, 'ship.deleted', 'ship', objectRows(shipWire('a'), 'a'), uuidv7s(1)))
       .selectFrom('a')
       .selectAll()
       .executeTakeFirst()

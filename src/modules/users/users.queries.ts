@@ -8,6 +8,7 @@ import { iso, isoOrNull, isoSql } from '../../lib/dates.js'
 import { isUniqueViolation } from '../../lib/db-errors.js'
 import { conflict } from '../../lib/errors.js'
 import { changesSql, type EventSource, type EventType, eventsInsert, objectRows, typedEventsInsert } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import { activeOn } from '../assignments/assignments.queries.js'
@@ -83,7 +84,7 @@ export async function createUser(db: Db, source: EventSource | Actor, user: NewU
   const row = await uniqueEmail(() =>
     db
       .with('a', (qc) => qc.insertInto('users').values(userValues(source.orgId, user)).returningAll())
-      .with('audit', (qc) => eventsInsert(qc, source, 'user.created', 'user', objectRows(userWire('a'), 'a'), 1))
+      .with('audit', (qc) => eventsInsert(qc, source, 'user.created', 'user', objectRows(userWire('a'), 'a'), uuidv7s(1)))
       .selectFrom('a')
       .selectAll()
       .executeTakeFirstOrThrow(),
@@ -179,7 +180,7 @@ export async function updateUser(db: Db, source: EventSource | Actor, userId: st
           .where('id', 'in', qc.selectFrom('o').select('o.id'))
           .returningAll(),
       )
-      .with('audit', (qc) => typedEventsInsert(qc, source, 'user', userEventRows(change.passwordHash !== undefined), 2))
+      .with('audit', (qc) => typedEventsInsert(qc, source, 'user', userEventRows(change.passwordHash !== undefined), uuidv7s(2)))
       .selectFrom('a')
       .selectAll()
       .executeTakeFirst(),

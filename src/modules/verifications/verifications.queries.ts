@@ -4,6 +4,7 @@ import type { DB, VerificationStatus, VerificationsTable, VerificationTarget } f
 import type { Actor } from '../../lib/access.js'
 import { isoOrNull, isoSql } from '../../lib/dates.js'
 import { type EventType, eventsInsert } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { afterCursor, decodeCursor, toPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import type { ProfileState, ReviewQueueItem, ReviewQueueQuery, Verification } from './verifications.schemas.js'
@@ -138,7 +139,14 @@ export async function applyReview(db: Db, actor: Actor, target: Target, ownerId:
         ),
     )
     .with('audit', (qc) =>
-      eventsInsert(qc, actor, review.eventType, target.type, sql`select target_id, ${verificationJsonSql('moved')} as data from moved`, 1),
+      eventsInsert(
+        qc,
+        actor,
+        review.eventType,
+        target.type,
+        sql`select target_id, ${verificationJsonSql('moved')} as data from moved`,
+        uuidv7s(1),
+      ),
     )
     .selectFrom('cur')
     .leftJoin('moved', (join) => join.onTrue())

@@ -27,9 +27,9 @@ import {
   WebhookListQuery,
   WebhookPage,
   WebhookParams,
+  Webhook as WebhookSchema,
   WebhookSecret,
   WebhookTestResult,
-  Webhook as WebhookSchema,
   WebhookUpdate,
 } from './webhooks.schemas.js'
 
