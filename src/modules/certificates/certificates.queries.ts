@@ -4,7 +4,7 @@ import type { CertificatesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { type ExpiringRow, expiringById, expiringOfUser, expiringWireSql, toExpiringFields } from '../crew-records/crew-records.queries.js'
 import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
-import { type InsertOutcome, insertReviewed, type NewReviewed } from '../crew-records/reviewed-writes.queries.js'
+import { type InsertOutcome, type NewReviewed, reviewedInsert } from '../crew-records/reviewed-writes.queries.js'
 import { CERTIFICATE_COLUMNS, type Certificate } from './certificates.schemas.js'
 
 const toCertificate = (row: ExpiringRow & Selectable<CertificatesTable>): Certificate => ({
@@ -27,19 +27,21 @@ export async function findCertificate(db: Db, orgId: string, days: number, id: s
   return row && toCertificate(row)
 }
 
-/** Creates a certificate, its verification and its `certificate.created` event in one statement (`insertReviewed`). */
+const insert = reviewedInsert(
+  'certificates',
+  'certificate.created',
+  (p) =>
+    sql`select doc.id as target_id, ${certificateWire(p.orgId, p.days!)('doc', 'ver')} as data from doc join ver on ver.target_id = doc.id`,
+)
+
+/** Creates a certificate, its verification and its `certificate.created` event in one statement (`reviewedInsert`). */
 export async function insertCertificate(
   db: Db,
   orgId: string,
   days: number,
   certificate: NewReviewed<'certificates'>,
 ): Promise<InsertOutcome<Certificate>> {
-  const data = certificateWire(orgId, days)('doc', 'ver')
-  const rows = sql<{
-    target_id: string
-    data: unknown
-  }>`select doc.id as target_id, ${data} as data from doc join ver on ver.target_id = doc.id`
-  const outcome = await insertReviewed(db, 'certificates', orgId, certificate, { type: 'certificate.created', rows }, days)
+  const outcome = await insert(db, { orgId, record: certificate, days })
   if (outcome.found !== 'created') return outcome
   return { found: 'created', row: toCertificate(outcome.row as ExpiringRow & Selectable<CertificatesTable>) }
 }

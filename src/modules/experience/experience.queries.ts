@@ -4,7 +4,7 @@ import type { ExperiencesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
 import { reviewedWireSql } from '../crew-records/crew-records.queries.js'
-import { type InsertOutcome, insertReviewed, type NewReviewed } from '../crew-records/reviewed-writes.queries.js'
+import { type InsertOutcome, type NewReviewed, reviewedInsert } from '../crew-records/reviewed-writes.queries.js'
 import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
 import { EXPERIENCE_COLUMNS, type Experience } from './experience.schemas.js'
 
@@ -33,11 +33,15 @@ export async function listExperience(db: Db, orgId: string, userId: string): Pro
   return rows.map(toExperience)
 }
 
-/** Creates an experience row, its verification and its `experience.created` event in one statement (`insertReviewed`). */
+const insert = reviewedInsert(
+  'experiences',
+  'experience.created',
+  () => sql`select doc.id as target_id, ${experienceWire('doc', 'ver')} as data from doc join ver on ver.target_id = doc.id`,
+)
+
+/** Creates an experience row, its verification and its `experience.created` event in one statement (`reviewedInsert`). */
 export async function insertExperience(db: Db, orgId: string, experience: NewReviewed<'experiences'>): Promise<InsertOutcome<Experience>> {
-  const rows = sql<{ target_id: string; data: unknown }>`select doc.id as target_id, ${experienceWire('doc', 'ver')} as data
-    from doc join ver on ver.target_id = doc.id`
-  const outcome = await insertReviewed(db, 'experiences', orgId, experience, { type: 'experience.created', rows })
+  const outcome = await insert(db, { orgId, record: experience })
   if (outcome.found !== 'created') return outcome
   return { found: 'created', row: toExperience(outcome.row) }
 }

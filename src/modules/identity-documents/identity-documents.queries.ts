@@ -12,7 +12,7 @@ import {
   toExpiringFields,
 } from '../crew-records/crew-records.queries.js'
 import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
-import { type InsertOutcome, insertReviewed, type NewReviewed } from '../crew-records/reviewed-writes.queries.js'
+import { type InsertOutcome, type NewReviewed, reviewedInsert } from '../crew-records/reviewed-writes.queries.js'
 import { DOCUMENT_COLUMNS, type IdentityDocument } from './identity-documents.schemas.js'
 
 const toIdentityDocument = (row: ExpiringRow & Selectable<IdentityDocumentsTable>): IdentityDocument => ({
@@ -37,11 +37,8 @@ export async function findIdentityDocument(db: Db, orgId: string, days: number, 
 
 export type NewIdentityDocument = NewReviewed<'identity_documents'>
 
-/**
- * The created document in its wire shape, as the event's data: what the request fixed is mapped in
- * TypeScript, the times and the expiry status come from the inserted row.
- */
-function createdData(doc: NewIdentityDocument, orgId: string, days: number) {
+/** What the request fixed of the created document's wire shape, as JSON: the event's data but its times and expiry status. */
+function knownData(doc: NewIdentityDocument, orgId: string) {
   const { id, userId, columns, review } = doc
   const known = toIdentityDocument({
     document_number: null,
@@ -63,21 +60,27 @@ function createdData(doc: NewIdentityDocument, orgId: string, days: number) {
     rejection_reason: review.fields.rejection_reason,
     reviewed_at: review.fields.reviewed_at,
   })
-  return sql<{ target_id: string; data: unknown }>`select doc.id as target_id, ${JSON.stringify(known)}::jsonb || jsonb_build_object(
-      'createdAt', ${isoSql(sql.ref('doc.created_at'))}, 'updatedAt', ${isoSql(sql.ref('doc.updated_at'))},
-      'status', ${expiryStatusOfRow('doc', 'identity_documents', orgId, days)}) as data
-    from doc`
+  return JSON.stringify(known)
 }
 
-/** Creates a document, its verification and its event in one statement (`insertReviewed`). */
+// The event's data: what the request fixed, mapped in TypeScript, with the times and the expiry status of the inserted row.
+const insert = reviewedInsert(
+  'identity_documents',
+  'identity_document.created',
+  (p) => sql`select doc.id as target_id, ${p.data}::jsonb || jsonb_build_object(
+      'createdAt', ${isoSql(sql.ref('doc.created_at'))}, 'updatedAt', ${isoSql(sql.ref('doc.updated_at'))},
+      'status', ${expiryStatusOfRow('doc', 'identity_documents', p.orgId, p.days!)}) as data
+    from doc`,
+)
+
+/** Creates a document, its verification and its event in one statement (`reviewedInsert`). */
 export async function insertIdentityDocument(
   db: Db,
   orgId: string,
   days: number,
   doc: NewIdentityDocument,
 ): Promise<InsertOutcome<IdentityDocument>> {
-  const created = { type: 'identity_document.created' as const, rows: createdData(doc, orgId, days) }
-  const outcome = await insertReviewed(db, 'identity_documents', orgId, doc, created, days)
+  const outcome = await insert(db, { orgId, record: doc, days, data: knownData(doc, orgId) })
   if (outcome.found !== 'created') return outcome
   return { found: 'created', row: toIdentityDocument(outcome.row as ExpiringRow & Selectable<IdentityDocumentsTable>) }
 }
