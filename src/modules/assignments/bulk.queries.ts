@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely'
+import { compiledPerShape } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { outOfOrderSql } from '../../lib/dates.js'
@@ -53,6 +54,18 @@ export function bulkUpdateAssignments(
   ids: string[],
   changes: AssignmentColumns,
 ): Promise<BulkUpdateRow[]> {
+  return bulkUpdateStatement(db, { source, ids, changes, eventIds: uuidv7s(ids.length) }) as Promise<BulkUpdateRow[]>
+}
+
+interface BulkUpdate {
+  source: EventSource | Actor
+  ids: string[]
+  changes: AssignmentColumns
+  eventIds: string[]
+}
+
+// Built and compiled once per set of columns changed: building it was most of a 10-id update's server CPU.
+const bulkUpdateStatement = compiledPerShape((db: Db, { source, ids, changes, eventIds }: BulkUpdate) => {
   const { orgId } = source
   const role = changes.role === undefined ? sql.ref<string>('a.role') : sql<string>`${changes.role}::text`
   const [startDate, dueDate, endDate] = [changed(changes, 'start_date'), changed(changes, 'due_date'), changed(changes, 'end_date')]
@@ -122,7 +135,7 @@ export function bulkUpdateAssignments(
         sql`select c.id as target_id, jsonb_build_object('changes', x.changes) as data
           from checked c cross join lateral (select ${bulkChangesSql} as changes) x
           where c.differs and cardinality(c.problems) = 0 and x.changes <> '{}'::jsonb`,
-        uuidv7s(ids.length),
+        eventIds,
       ),
     )
     .selectFrom('input as i')
@@ -134,8 +147,7 @@ export function bulkUpdateAssignments(
     .leftJoin('ships as s', 's.id', 'a.ship_id')
     .select(['i.id as requested_id', sql<string[]>`coalesce(a.problems, array['not found'])`.as('problems'), ...rowColumns])
     .orderBy('i.ord')
-    .execute() as Promise<BulkUpdateRow[]>
-}
+})
 
 export interface NewAssignments {
   ship_id: string

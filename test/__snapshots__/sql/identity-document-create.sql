@@ -12,19 +12,19 @@ with
   "doc" as (
     insert into
       "identity_documents" (
-        "document_type",
         "document_number",
-        "uploaded_by_user_id",
+        "document_type",
         "upload_id",
+        "uploaded_by_user_id",
         "id",
         "organization_id",
         "user_id"
       )
     select
-      $3 as "document_type",
-      $4 as "document_number",
-      $5 as "uploaded_by_user_id",
-      $6 as "upload_id",
+      $3 as "document_number",
+      $4 as "document_type",
+      $5 as "upload_id",
+      $6 as "uploaded_by_user_id",
       $7 as "id",
       $8 as "organization_id",
       $9 as "user_id"
@@ -52,22 +52,22 @@ with
         "target_id",
         "organization_id",
         "user_id",
-        "status",
-        "submitted_at",
+        "rejection_reason",
         "reviewed_at",
         "reviewer_user_id",
-        "rejection_reason"
+        "status",
+        "submitted_at"
       )
     select
       $15 as "target_type",
       "doc"."id" as "target_id",
       "doc"."organization_id",
       "doc"."user_id",
-      $16 as "status",
-      $17 as "submitted_at",
-      $18 as "reviewed_at",
-      $19 as "reviewer_user_id",
-      $20 as "rejection_reason"
+      $16 as "rejection_reason",
+      $17 as "reviewed_at",
+      $18 as "reviewer_user_id",
+      $19 as "status",
+      $20 as "submitted_at"
     from
       "doc"
     returning
