@@ -57,7 +57,8 @@ export async function bulkUpdate(db: Db, actor: Actor, body: BulkUpdate): Promis
   const ids = distinctIds(body.assignmentIds, ['assignmentIds'], issues)
   const changes = bulkChanges(body, issues)
   issues.throwIfAny()
-  const rows = await db.transaction().execute((trx) => oneActivePerShip(bulkUpdateAssignments(trx, actor, ids, changes)))
+  // One statement: atomic without a transaction of its own.
+  const rows = await oneActivePerShip(bulkUpdateAssignments(db, actor, ids, changes))
   const updated = rows.filter((r) => r.problems.length === 0)
   const failed = rows.filter((r) => r.problems.length > 0)
   return {
