@@ -6,6 +6,10 @@ import Type, { type Static } from 'typebox'
 import { createValidator } from './lib/validation.js'
 
 // The only reader of process.env. Every variable is declared here once.
+/** A yes/no setting: '1' or 'true' is yes, '0' or 'false' no. */
+const Flag = (fallback: '0' | '1') => Type.Enum(['0', '1', 'false', 'true'], { default: fallback })
+const isOn = (flag: string) => flag === '1' || flag === 'true'
+
 const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
@@ -34,7 +38,7 @@ const EnvSchema = Type.Object({
   WORKERS: Type.Integer({ default: 1, minimum: 1, maximum: 64 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
   // Single sign-on: http:// issuers only for local identity providers (development, tests).
-  SSO_ALLOW_HTTP: Type.Enum(['0', '1', 'false', 'true'], { default: '0' }),
+  SSO_ALLOW_HTTP: Flag('0'),
   // Least time between two JWKS fetches of one issuer (an unknown key id triggers a refetch).
   SSO_JWKS_COOLDOWN_SECONDS: Type.Integer({ default: 30, minimum: 0, maximum: 3600 }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ default: 25, minimum: 0, maximum: 3600 }),
@@ -58,10 +62,10 @@ const EnvSchema = Type.Object({
   AWS_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   // Webhook targets: host names (as written in the URL) let through the private-address guard.
   WEBHOOK_ALLOWED_HOSTS: Type.Optional(Type.String()),
-  WEBHOOK_ALLOW_HTTP: Type.Enum(['0', '1', 'false', 'true'], { default: '0' }),
+  WEBHOOK_ALLOW_HTTP: Flag('0'),
   EXPIRY_SWEEP_INTERVAL_SECONDS: Type.Integer({ default: 3600, minimum: 1, maximum: 86400 }),
   // 0: this instance serves the API and queues jobs but works none (other instances do).
-  RUN_JOBS: Type.Enum(['0', '1', 'false', 'true'], { default: '1' }),
+  RUN_JOBS: Flag('1'),
   // 0 keeps every event.
   AUDIT_RETENTION_DAYS: Type.Integer({ default: 0, minimum: 0, maximum: 36500 }),
 })
@@ -260,7 +264,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     }),
     trustProxy: Object.freeze(trustedProxies(env.TRUST_PROXY)),
     sso: Object.freeze({
-      allowHttp: env.SSO_ALLOW_HTTP === '1' || env.SSO_ALLOW_HTTP === 'true',
+      allowHttp: isOn(env.SSO_ALLOW_HTTP),
       jwksCooldownSeconds: env.SSO_JWKS_COOLDOWN_SECONDS,
     }),
     workers: env.WORKERS,
@@ -285,10 +289,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           .map((host) => host.trim().toLowerCase())
           .filter(Boolean),
       ),
-      allowHttp: env.WEBHOOK_ALLOW_HTTP === '1' || env.WEBHOOK_ALLOW_HTTP === 'true',
+      allowHttp: isOn(env.WEBHOOK_ALLOW_HTTP),
     }),
     expirySweepIntervalSeconds: env.EXPIRY_SWEEP_INTERVAL_SECONDS,
-    runJobs: env.RUN_JOBS === '1' || env.RUN_JOBS === 'true',
+    runJobs: isOn(env.RUN_JOBS),
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
   })
 }

@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { eventsInsert, jsonChangesSql } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
+import { referenceableUpload } from '../uploads/uploads.queries.js'
 import { type Review, type ReviewedTable, type Target, verificationJsonSql } from '../verifications/verifications.queries.js'
 import { changingSql, type ReviewedWireSql } from './crew-records.queries.js'
 
@@ -44,11 +45,9 @@ function datesInOrder(edit: ReviewedEdit) {
 }
 
 /** A new upload may be referenced: of the organization, arrived, and the owner's when `ownerId` is set. */
-function uploadReferenceable(orgId: string, upload: ReviewedEdit['upload']) {
+function uploadReferenceable(db: Db, orgId: string, upload: ReviewedEdit['upload']) {
   if (!upload) return sql<boolean>`true`
-  const owner = upload.ownerId === undefined ? sql`` : sql` and u.user_id = ${upload.ownerId}::uuid`
-  return sql<boolean>`(o.upload_id is not distinct from ${upload.id}::uuid or exists (select 1 from uploads u
-    where u.organization_id = ${orgId}::uuid and u.id = ${upload.id}::uuid and u.status in ('ready', 'uploaded')${owner}))`
+  return sql<boolean>`(o.upload_id is not distinct from ${upload.id}::uuid or exists (${referenceableUpload(db, orgId, upload)}))`
 }
 
 const setList = (columns: Record<string, unknown>, now: Date) =>
@@ -91,7 +90,7 @@ export async function updateReviewed(db: Db, actor: Actor, edit: ReviewedEdit): 
   const stored = [...new Set(edit.dateOrder.flat())].map((column) => sql`${sql.lit(column)}::text, ${sql.ref(`o.${column}`)}`)
   const result = await sql<EditOutcome>`with
     o as (select * from ${sql.table(table)} where organization_id = ${actor.orgId}::uuid and id = ${target.id}::uuid${owner} for update),
-    chk as (select o.id, ${datesInOrder(edit)} as dates_ok, ${uploadReferenceable(actor.orgId, edit.upload)} as upload_ok from o),
+    chk as (select o.id, ${datesInOrder(edit)} as dates_ok, ${uploadReferenceable(db, actor.orgId, edit.upload)} as upload_ok from o),
     r as (update ${sql.table(table)} t set ${setList(columns, now)} from o join chk on chk.id = o.id
       where t.id = o.id and chk.dates_ok and chk.upload_ok and ${changingSql('o', columns)} returning t.*),
     v0 as (select * from verifications where ${ofTarget}),

@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { type EventSource, type EventType, eventsInsert } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
+import { referenceableUpload } from '../uploads/uploads.queries.js'
 import {
   type MoveEvent,
   type ReviewedTable,
@@ -139,18 +140,7 @@ function insertStatement<T extends ReviewedTable>(
           eb
             .selectFrom('owner')
             .select(names.map((name) => eb.val(columns[name]).as(name)))
-            .$if(upload !== undefined, (qb) =>
-              qb.where(({ exists, selectFrom }) =>
-                exists(
-                  selectFrom('uploads')
-                    .select('uploads.id')
-                    .where('uploads.organization_id', '=', orgId)
-                    .where('uploads.id', '=', upload!.id)
-                    .where('uploads.status', 'in', ['ready', 'uploaded'])
-                    .$if(upload?.ownerId !== undefined, (q) => q.where('uploads.user_id', '=', upload!.ownerId!)),
-                ),
-              ),
-            ),
+            .$if(upload !== undefined, (qb) => qb.where(({ exists }) => exists(referenceableUpload(db, orgId, upload!)))),
         )
         .returningAll(),
     )

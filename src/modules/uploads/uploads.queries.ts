@@ -1,19 +1,22 @@
-import type { Selectable } from 'kysely'
+import type { QueryCreator, Selectable } from 'kysely'
 import type { Db } from '../../db/database.js'
-import type { UploadsTable } from '../../db/schema.js'
+import type { DB, UploadsTable } from '../../db/schema.js'
 
 export type UploadRow = Selectable<UploadsTable>
 
-/** An upload that a record may reference: the caller's organization, content received. */
-export function findReferenceableUpload(db: Db, orgId: string, uploadId: string) {
-  return db
+/** The upload a record may reference: the organization's, its content arrived, and the owner's when `ownerId` is set. */
+export const referenceableUpload = (qc: Pick<QueryCreator<DB>, 'selectFrom'>, orgId: string, upload: { id: string; ownerId?: string }) =>
+  qc
     .selectFrom('uploads')
-    .select(['id', 'status', 'user_id'])
-    .where('organization_id', '=', orgId)
-    .where('id', '=', uploadId)
-    .where('status', 'in', ['ready', 'uploaded'])
-    .executeTakeFirst()
-}
+    .select(['uploads.id', 'uploads.user_id'])
+    .where('uploads.organization_id', '=', orgId)
+    .where('uploads.id', '=', upload.id)
+    .where('uploads.status', 'in', ['ready', 'uploaded'])
+    .$if(upload.ownerId !== undefined, (qb) => qb.where('uploads.user_id', '=', upload.ownerId!))
+
+/** An upload that a record may reference: the caller's organization, content received. */
+export const findReferenceableUpload = (db: Db, orgId: string, uploadId: string) =>
+  referenceableUpload(db, orgId, { id: uploadId }).executeTakeFirst()
 
 export interface NewUpload {
   id: string

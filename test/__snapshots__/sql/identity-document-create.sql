@@ -33,7 +33,8 @@ with
     where
       exists (
         select
-          "uploads"."id"
+          "uploads"."id",
+          "uploads"."user_id"
         from
           "uploads"
         where
