@@ -1,10 +1,9 @@
 import { ADMIN } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { appendEvents } from '../../lib/events.js'
+import { appendEvents, changesOf } from '../../lib/events.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { assertTarget } from './target-guard.js'
-import { changesOf } from './webhook-changes.js'
 import {
   deleteWebhook,
   findWebhook,
@@ -122,8 +121,9 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
       return db.transaction().execute(async (trx) => {
         const before = await findWebhook(trx, orgId, id, true)
         if (!before) throw notFound('Webhook')
-        const changes = changesOf(toWebhook(before), request.body)
-        if (!changes) return toWebhook(before)
+        const current = toWebhook(before)
+        const changes = changesOf(current, { ...current, ...request.body })
+        if (Object.keys(changes).length === 0) return current
         const after = toWebhook((await updateWebhook(trx, orgId, id, request.body))!)
         await appendEvents(trx, request.actor, [{ type: 'webhook.updated', target: target(id), data: { changes } }])
         return after
