@@ -106,12 +106,12 @@ export async function updateCourse(
  * registration can be added meanwhile and the second statement's snapshot sees every registration
  * (one statement's snapshot would predate a registration committed while it waited for the lock);
  * that statement locks the registrations (an attempt being recorded right now is waited for and
- * seen), checks them and deletes.
+ * seen), checks them and deletes. False when there is no such course.
  */
-export async function deleteCourse(db: Db, source: EventSource | Actor, courseId: string): Promise<Course | undefined> {
+export async function deleteCourse(db: Db, source: EventSource | Actor, courseId: string): Promise<boolean> {
   const { orgId } = source
   return db.transaction().execute(async (trx) => {
-    if (!(await lockOrgRow(trx, 'courses', orgId, courseId))) return undefined
+    if (!(await lockOrgRow(trx, 'courses', orgId, courseId))) return false
     const row = await trx
       .with('r', (qc) => qc.selectFrom('registrations').select('attempt_count').where('course_id', '=', courseId).forUpdate())
       .with('t', (qc) => qc.selectFrom('r').select(sql<boolean>`coalesce(max(r.attempt_count), 0) > 0`.as('tried')))
@@ -126,10 +126,10 @@ export async function deleteCourse(db: Db, source: EventSource | Actor, courseId
       .with('audit', (qc) => eventsInsert(qc, source, 'course.deleted', 'course', objectRows(courseWire('a'), 'a'), uuidv7s(1)))
       .selectFrom('t')
       .leftJoin('a', (join) => join.onTrue())
-      .selectAll('a')
+      .select('a.id')
       .executeTakeFirstOrThrow()
     if (row.id === null) throw conflict('The course has registrations with attempts; their history cannot be deleted')
-    return toCourse(row as CourseRow)
+    return true
   })
 }
 

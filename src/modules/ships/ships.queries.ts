@@ -111,16 +111,16 @@ export async function updateShip(db: Db, source: EventSource | Actor, shipId: st
   return row && toShip(row)
 }
 
-/** Deletes the ship and writes its `ship.deleted` event in one statement; undefined when there is none. */
-export async function deleteShip(db: Db, source: EventSource | Actor, shipId: string): Promise<Ship | undefined> {
+/** Deletes the ship and writes its `ship.deleted` event in one statement; false when there is none. */
+export async function deleteShip(db: Db, source: EventSource | Actor, shipId: string): Promise<boolean> {
   try {
     const row = await db
       .with('a', (qc) => qc.deleteFrom('ships').where('organization_id', '=', source.orgId).where('id', '=', shipId).returningAll())
       .with('audit', (qc) => eventsInsert(qc, source, 'ship.deleted', 'ship', objectRows(shipWire('a'), 'a'), uuidv7s(1)))
       .selectFrom('a')
-      .selectAll()
+      .select('a.id')
       .executeTakeFirst()
-    return row && toShip(row)
+    return row !== undefined
   } catch (error) {
     if (isForeignKeyViolation(error)) throw conflict('The ship has assignments; end or remove them first')
     throw error
