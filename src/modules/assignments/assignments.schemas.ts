@@ -25,24 +25,25 @@ const AssignmentFields = {
 }
 
 /** The single shape (AssignmentDetailDTO). */
+/** An assignment as the API shows it, for the OpenAPI examples of every operation that answers one. */
+export const ASSIGNMENT_EXAMPLE = {
+  id: '0190a000-0000-7000-8000-000000000a05',
+  userId: '0190a000-0000-7000-8000-000000000a01',
+  userName: 'Anna Berg',
+  userEmail: 'anna.berg@example.com',
+  shipId: '0190a000-0000-7000-8000-000000000a02',
+  shipName: 'Nordic Star',
+  shipImoNumber: '9074729',
+  role: 'Chief Engineer',
+  startDate: '2026-06-15',
+  dueDate: '2026-09-15',
+  endDate: null,
+  isActive: true,
+}
+
 export const Assignment = Type.Object(AssignmentFields, {
   title: 'Assignment',
-  examples: [
-    {
-      id: '0190a000-0000-7000-8000-000000000a05',
-      userId: '0190a000-0000-7000-8000-000000000a01',
-      userName: 'Anna Berg',
-      userEmail: 'anna.berg@example.com',
-      shipId: '0190a000-0000-7000-8000-000000000a02',
-      shipName: 'Nordic Star',
-      shipImoNumber: '9074729',
-      role: 'Chief Engineer',
-      startDate: '2026-06-15',
-      dueDate: '2026-09-15',
-      endDate: null,
-      isActive: true,
-    },
-  ],
+  examples: [ASSIGNMENT_EXAMPLE],
 })
 export type Assignment = Static<typeof Assignment>
 

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { DateString, Nullable, Uuid } from '../../lib/schemas.js'
-import { Assignment, AssignmentRole } from './assignments.schemas.js'
+import { ASSIGNMENT_EXAMPLE, Assignment, AssignmentRole } from './assignments.schemas.js'
 
 /** 1–1000 distinct ids: a repeated id is a 422 at the list itself. */
 const IdList = (description: string) => Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true, description })
@@ -10,6 +10,7 @@ const OptionalDate = Type.Optional(DateString)
 /** An item of a bulk update result: the single shape without dueDate. */
 export const BulkAssignment = Type.Omit(Assignment, ['dueDate'], { title: 'BulkAssignment' })
 export type BulkAssignment = Static<typeof BulkAssignment>
+const { dueDate: _, ...bulkExample } = ASSIGNMENT_EXAMPLE
 
 const CLEARABLE = ['startDate', 'dueDate', 'endDate'] as const
 export const BulkUpdate = Type.Object(
@@ -40,21 +41,7 @@ export const BulkUpdateResult = Type.Object(
     examples: [
       {
         updatedCount: 1,
-        assignments: [
-          {
-            id: '0190a000-0000-7000-8000-000000000a05',
-            userId: '0190a000-0000-7000-8000-000000000a01',
-            userName: 'Anna Berg',
-            userEmail: 'anna.berg@example.com',
-            shipId: '0190a000-0000-7000-8000-000000000a02',
-            shipName: 'Nordic Star',
-            shipImoNumber: '9074729',
-            role: 'Chief Engineer',
-            startDate: '2026-06-15',
-            endDate: null,
-            isActive: true,
-          },
-        ],
+        assignments: [bulkExample],
         failedAssignmentIds: [],
         errors: [],
       },
@@ -97,22 +84,7 @@ export const BulkCreateResult = Type.Object(
     examples: [
       {
         createdCount: 1,
-        assignments: [
-          {
-            id: '0190a000-0000-7000-8000-000000000a05',
-            userId: '0190a000-0000-7000-8000-000000000a01',
-            userName: 'Anna Berg',
-            userEmail: 'anna.berg@example.com',
-            shipId: '0190a000-0000-7000-8000-000000000a02',
-            shipName: 'Nordic Star',
-            shipImoNumber: '9074729',
-            role: 'Chief Engineer',
-            startDate: '2026-06-15',
-            dueDate: '2026-09-15',
-            endDate: null,
-            isActive: true,
-          },
-        ],
+        assignments: [ASSIGNMENT_EXAMPLE],
         skippedUserIds: [],
       },
     ],
