@@ -5,11 +5,11 @@ import proxyAddr from '@fastify/proxy-addr'
 import Type, { type Static } from 'typebox'
 import { createValidator } from './lib/validation.js'
 
-// The only reader of process.env. Every variable is declared here once.
 /** A yes/no setting: '1' or 'true' is yes, '0' or 'false' no. */
 const Flag = (fallback: '0' | '1') => Type.Enum(['0', '1', 'false', 'true'], { default: fallback })
 const isOn = (flag: string) => flag === '1' || flag === 'true'
 
+// The only reader of process.env. Every variable is declared here once.
 const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),

@@ -398,7 +398,8 @@ describe('PATCH of a reviewed record', () => {
     const doc = (await org.crew.api.post(`/api/v1/crew/users/${org.crew.id}/identity-documents`, body)).body
     const path = `/api/v1/crew/identity-documents/${doc.id}`
     // Each is valid against the stored dates, together they are not: the second must see the first.
-    const results = await Promise.all([
+    // Both wait on the row's lock before either runs, so they truly overlap.
+    const results = await queuedOnLock('identity_documents', doc.id, () => [
       org.crew.api.patch(path, { issueDate: '2025-01-01' }),
       org.admin.api.patch(path, { expiryDate: '2024-01-01' }),
     ])

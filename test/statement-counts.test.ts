@@ -71,7 +71,10 @@ describe('round trips of the hot requests', () => {
   it('reads are one statement each', async () => {
     const ship = await createShip(org)
     const assignment = (await org.admin.api.post('/api/v1/assignments/', { userId: org.crew.id, shipId: ship.id, role: 'Cook' })).body
-    await insertCourse(db, org.id)
+    const courseId = await insertCourse(db, org.id)
+    // A curriculum with a course: its list and item carry their courses from the same statement.
+    const curriculum = (await org.admin.api.post('/api/v1/learn/curriculums', { title: 'Deck induction' })).body
+    expect((await org.admin.api.post(`/api/v1/learn/curriculums/${curriculum.id}/courses?course_id=${courseId}`)).status).toBe(200)
     const crewId = org.crew.id
     const reads = [
       `/api/v1/assignments/${assignment.id}`,
@@ -84,6 +87,7 @@ describe('round trips of the hot requests', () => {
       '/api/v1/shared/users',
       `/api/v1/shared/users/${crewId}`,
       '/api/v1/learn/curriculums',
+      `/api/v1/learn/curriculums/${curriculum.id}`,
       `/api/v1/crew/users/${crewId}/identity-documents`,
       `/api/v1/crew/users/${crewId}/certificates`,
       `/api/v1/crew/users/${crewId}/experience`,

@@ -65,8 +65,11 @@ export function compiledPerShape<P extends object, O>(build: (db: Db, params: P)
   const cache = new WeakMap<Db, Map<string, CompiledQuery<O>>>()
   return async (db: Db, values: P): Promise<O[]> => {
     const { standIn: standIns, shape } = standIn(values, '')
-    const shapes = cache.get(db) ?? new Map<string, CompiledQuery<O>>()
-    cache.set(db, shapes)
+    let shapes = cache.get(db)
+    if (!shapes) {
+      shapes = new Map()
+      cache.set(db, shapes)
+    }
     let compiled = shapes.get(shape)
     if (!compiled) {
       compiled = build(db, standIns as P).compile()

@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely'
 
 // Casing at the edge: each module declares once, in its schemas file, which wire field is which
-// column (`{ companyName: 'company_name', … }`); these two functions read that map both ways.
+// column (`{ companyName: 'company_name', … }`); the functions below read that map both ways, in
+// TypeScript and as SQL.
 
 /** Wire field name → column name. */
 type ColumnMap = Readonly<Record<string, string>>

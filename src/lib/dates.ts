@@ -47,5 +47,6 @@ export function checkDateOrder<F extends string>(
   return issues
 }
 
-/** A timestamp as `iso` writes it, computed by the database (for data built in SQL). */
-export const isoSql = (value: Expression<Date>) => sql<string>`to_char(${value} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+/** A timestamp in ISO 8601 text computed by the database, to the millisecond as `iso` writes it, or to the microsecond. */
+export const isoSql = (value: Expression<Date>, precision: 'MS' | 'US' = 'MS') =>
+  sql<string>`to_char(${value} at time zone 'utc', ${sql.lit(`YYYY-MM-DD"T"HH24:MI:SS.${precision}"Z"`)})`

@@ -113,7 +113,7 @@ const EVENTS_PER_INSERT = 5000
  */
 export async function appendEvents(db: Db | Transaction<DB>, source: EventSource | Actor, events: readonly NewEvent[]): Promise<string[]> {
   const rows = eventRows(source, events)
-  // A statement takes at most 65,535 parameters: a fleet's first expiry sweep can append tens of thousands.
+  // A statement takes at most 65,535 parameters, nine per event: a write that collects more events than 5,000 takes several.
   for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) {
     await db
       .insertInto('events')
@@ -239,6 +239,17 @@ export function eventsInsert<D>(
   return insertEvents(qc, source, sql`${type}::text`, targetType, rows, ids)
 }
 
+/** As `eventsInsert`, for events of several types: each row of `rows` gives its `type`, and the events are written in their order. */
+export function typedEventsInsert<D>(
+  qc: QueryCreator<D>,
+  source: EventSource | Actor,
+  targetType: string,
+  rows: RawBuilder<{ type: EventType; target_id: string; data: unknown }>,
+  ids: readonly string[],
+): InsertQueryBuilder<D, any, InsertResult> {
+  return insertEvents(qc, source, sql`e.type`, targetType, rows, ids)
+}
+
 /** The INSERT of `eventsInsert` and `typedEventsInsert`: `type` is SQL over the rows `e`. */
 function insertEvents<D>(
   qc: QueryCreator<D>,
@@ -291,17 +302,6 @@ export function updatedRows(wire: (alias: string) => Record<string, Expression<u
   const changes = changesSql(Object.fromEntries(fields.map((field) => [field, [before[field], after[field]]])))
   return sql<{ target_id: string; data: unknown }>`select a.id as target_id, jsonb_build_object('changes', c.changes) as data
     from a join o on o.id = a.id cross join lateral (select ${changes} as changes) c where c.changes <> '{}'::jsonb`
-}
-
-/** As `eventsInsert`, for events of several types: each row of `rows` gives its `type`, and the events are written in their order. */
-export function typedEventsInsert<D>(
-  qc: QueryCreator<D>,
-  source: EventSource | Actor,
-  targetType: string,
-  rows: RawBuilder<{ type: EventType; target_id: string; data: unknown }>,
-  ids: readonly string[],
-): InsertQueryBuilder<D, any, InsertResult> {
-  return insertEvents(qc, source, sql`e.type`, targetType, rows, ids)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
+import { isoSql } from './dates.js'
 import { invalid } from './errors.js'
 import { isUuid } from './validation.js'
 
@@ -31,11 +32,10 @@ export function decodeCursorOf(raw: string | undefined, isKey: (key: CursorKey) 
  * A timestamp column as cursor text, to the microsecond: rows written by one statement are microseconds
  * apart, and a key cut to the millisecond (JavaScript's Date) would skip rows at a page boundary.
  */
-export const microsecondText = (column: string) =>
-  sql<string>`to_char(${sql.ref(column)} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+export const microsecondText = (column: string) => isoSql(sql.ref(column), 'US')
 
 /** Only the exact forms the service writes (microseconds, or milliseconds as earlier cursors had): anything else JavaScript can parse, PostgreSQL may not. */
-export function isSortKey([first, id]: CursorKey): boolean {
+function isSortKey([first, id]: CursorKey): boolean {
   const time = Date.parse(first)
   if (!isUuid(id) || Number.isNaN(time)) return false
   return new Date(time).toISOString() === first || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(first)

@@ -2,8 +2,7 @@ import { type RawBuilder, sql } from 'kysely'
 import { compiledOnce } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
 import { todayUtcSql } from '../../lib/dates.js'
-import { isUniqueViolation } from '../../lib/db-errors.js'
-import { conflict } from '../../lib/errors.js'
+import { conflictOnDuplicate } from '../../lib/db-errors.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import { type Assignment, type AssignmentListQuery, splitIds } from './assignments.schemas.js'
@@ -61,16 +60,8 @@ export const activeOn = (alias: string) => activeWith(sql.ref(`${alias}.end_date
  * A write that would give a user a second active assignment on a ship fails in the database
  * (migration 2026_11_23_0101); this turns that failure into the 409 it means.
  */
-export async function oneActivePerShip<T>(write: Promise<T>): Promise<T> {
-  try {
-    return await write
-  } catch (error) {
-    if (isUniqueViolation(error, 'assignments_one_active_per_user_ship')) {
-      throw conflict('This user already has an active assignment on this ship')
-    }
-    throw error
-  }
-}
+export const oneActivePerShip = <T>(write: Promise<T>) =>
+  conflictOnDuplicate(write, 'This user already has an active assignment on this ship', 'assignments_one_active_per_user_ship')
 
 // Over `a` (assignments, or a CTE with their columns) and `u` (users).
 const isActive = activeOn('a')

@@ -24,7 +24,6 @@ const AssignmentFields = {
   isActive: Type.Boolean({ description: 'True until the sign-off date has passed: endDate is null or today (UTC) or later' }),
 }
 
-/** The single shape (AssignmentDetailDTO). */
 /** An assignment as the API shows it, for the OpenAPI examples of every operation that answers one. */
 export const ASSIGNMENT_EXAMPLE = {
   id: '0190a000-0000-7000-8000-000000000a05',
@@ -41,6 +40,7 @@ export const ASSIGNMENT_EXAMPLE = {
   isActive: true,
 }
 
+/** The single shape (AssignmentDetailDTO). */
 export const Assignment = Type.Object(AssignmentFields, {
   title: 'Assignment',
   examples: [ASSIGNMENT_EXAMPLE],

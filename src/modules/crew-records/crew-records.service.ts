@@ -5,7 +5,7 @@ import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList, notFound, ValidationFailed } from '../../lib/errors.js'
-import { findReferenceableUpload } from '../uploads/uploads.queries.js'
+import { referenceableUpload } from '../uploads/uploads.queries.js'
 import type { ReviewedTable, Target } from '../verifications/verifications.queries.js'
 import { reopenReview } from '../verifications/verifications.service.js'
 import { crewRecordById, type ExpiringTable, orgUserExists, type ReviewedWireSql } from './crew-records.queries.js'
@@ -37,9 +37,8 @@ export async function listOfUser<T>(db: Db, actor: Actor, userId: string, list: 
 /** A referenced upload is of the caller's organization and its content arrived; crew may reference only their own. */
 async function checkUploadReference(trx: Db, actor: Actor, uploadId: string | null | undefined, issues: IssueList): Promise<void> {
   if (!uploadId) return
-  const upload = await findReferenceableUpload(trx, actor.orgId, uploadId)
-  const owner = rowOwner(actor)
-  if (!upload || (owner && upload.user_id !== owner)) addUploadIssue(issues)
+  const upload = await referenceableUpload(trx, actor.orgId, { id: uploadId, ownerId: rowOwner(actor) }).executeTakeFirst()
+  if (!upload) addUploadIssue(issues)
 }
 
 const addUploadIssue = (issues: IssueList) =>

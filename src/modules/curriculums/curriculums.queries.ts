@@ -24,48 +24,24 @@ const toCurriculum = (row: CurriculumRow, courses: CurriculumCourse[] = []): Cur
   createdAt: iso(row.created_at),
 })
 
-/** The courses of several curriculums in one statement, each list in the order the courses were added. */
-async function coursesOf(db: Db, orgId: string, curriculumIds: string[]): Promise<Map<string, CurriculumCourse[]>> {
-  const byCurriculum = new Map<string, CurriculumCourse[]>()
-  if (curriculumIds.length === 0) return byCurriculum
-  const rows = await db
-    .selectFrom('curriculum_courses')
-    .innerJoin('courses', 'courses.id', 'curriculum_courses.course_id')
-    .select(['curriculum_courses.curriculum_id', 'courses.id', 'courses.title'])
-    .where('curriculum_courses.organization_id', '=', orgId)
-    .where('curriculum_courses.curriculum_id', 'in', curriculumIds)
-    .orderBy('curriculum_courses.position')
-    .execute()
-  for (const row of rows) {
-    const list = byCurriculum.get(row.curriculum_id) ?? []
-    list.push({ courseId: row.id, title: row.title })
-    byCurriculum.set(row.curriculum_id, list)
-  }
-  return byCurriculum
-}
-
-async function withCourses(db: Db, orgId: string, row: CurriculumRow | undefined): Promise<Curriculum | undefined> {
-  if (!row) return undefined
-  const courses = await coursesOf(db, orgId, [row.id])
-  return toCurriculum(row, courses.get(row.id))
-}
-
-export async function findCurriculum(db: Db, orgId: string, curriculumId: string): Promise<Curriculum | undefined> {
-  const row = await db
-    .selectFrom('curriculums')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', curriculumId)
-    .executeTakeFirst()
-  return withCourses(db, orgId, row)
-}
-
 /** The courses of the curriculum under `alias` as a JSON array of the wire shape, in the order they were added. */
 const coursesSql = (alias: string) => sql<CurriculumCourse[]>`coalesce((
     select jsonb_agg(jsonb_build_object('courseId', co.id, 'title', co.title) order by cc.position)
     from curriculum_courses cc join courses co on co.id = cc.course_id
     where cc.organization_id = ${sql.ref(`${alias}.organization_id`)} and cc.curriculum_id = ${sql.ref(`${alias}.id`)}
   ), '[]'::jsonb)`
+
+/** A curriculum with its courses, in one statement. */
+export async function findCurriculum(db: Db, orgId: string, curriculumId: string): Promise<Curriculum | undefined> {
+  const row = await db
+    .selectFrom('curriculums')
+    .selectAll()
+    .select(coursesSql('curriculums').as('courses'))
+    .where('organization_id', '=', orgId)
+    .where('id', '=', curriculumId)
+    .executeTakeFirst()
+  return row && toCurriculum(row, row.courses)
+}
 
 /** A curriculum in its wire shape as SQL over `alias`, for the events the statements below write. */
 const curriculumWire = (alias: string) => ({
@@ -75,6 +51,12 @@ const curriculumWire = (alias: string) => ({
   courses: coursesSql(alias),
   createdAt: isoSql(sql.ref(`${alias}.created_at`)),
 })
+
+/** The wire fields a PATCH can change (its courses change through their own routes). */
+const changeableWire = (alias: string) => {
+  const { courses: _, ...fields } = curriculumWire(alias)
+  return fields
+}
 
 /** Creates the curriculum (no courses yet) and its `curriculum.created` event in one statement. */
 export async function insertCurriculum(
@@ -124,7 +106,7 @@ export async function updateCurriculum(
           .where('id', '=', curriculumId)
           .returningAll(),
       )
-      .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.updated', 'curriculum', updatedRows(curriculumWire), uuidv7s(1)))
+      .with('audit', (qc) => eventsInsert(qc, source, 'curriculum.updated', 'curriculum', updatedRows(changeableWire), uuidv7s(1)))
       .selectFrom('a')
       .selectAll()
       .select(coursesSql('a').as('courses'))
@@ -151,19 +133,13 @@ export async function deleteCurriculum(db: Db, source: EventSource | Actor, curr
 export async function listCurriculums(db: Db, orgId: string, query: ListQuery) {
   let filtered = db.selectFrom('curriculums').where('organization_id', '=', orgId)
   if (query.search) filtered = filtered.where('title', 'ilike', containsPattern(query.search))
-  const page = await newestFirstPage(
+  return newestFirstPage(
     filtered,
-    (qb) => qb.selectAll(),
+    (qb) => qb.selectAll().select(coursesSql('curriculums').as('courses')),
     'curriculums',
     query,
-    (row) => row,
+    (row) => toCurriculum(row, row.courses),
   )
-  const courses = await coursesOf(
-    db,
-    orgId,
-    page.items.map((row) => row.id),
-  )
-  return { ...page, items: page.items.map((row) => toCurriculum(row, courses.get(row.id))) }
 }
 
 /** 404 for a curriculum or course the caller cannot see, checked in one statement. */

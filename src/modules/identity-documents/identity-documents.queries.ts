@@ -35,7 +35,7 @@ export async function findIdentityDocument(db: Db, orgId: string, days: number, 
   return row && toIdentityDocument(row)
 }
 
-export type NewIdentityDocument = NewReviewed<'identity_documents'>
+type NewIdentityDocument = NewReviewed<'identity_documents'>
 
 /** What the request fixed of the created document's wire shape, as JSON: the event's data but its times and expiry status. */
 function knownData(doc: NewIdentityDocument, orgId: string) {

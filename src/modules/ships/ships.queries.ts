@@ -5,7 +5,7 @@ import type { ShipsTable } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { fieldsSql } from '../../lib/columns.js'
 import { iso, isoSql } from '../../lib/dates.js'
-import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js'
+import { conflictOnDuplicate, isForeignKeyViolation } from '../../lib/db-errors.js'
 import { conflict } from '../../lib/errors.js'
 import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
@@ -36,20 +36,11 @@ export interface ShipColumns {
   port_of_registry?: string | null
 }
 
-const duplicateImo = () => conflict('A ship with this IMO number already exists in your organization')
-
-async function uniqueImo<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write()
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateImo()
-    throw error
-  }
-}
+const uniqueImo = <T>(write: Promise<T>) => conflictOnDuplicate(write, 'A ship with this IMO number already exists in your organization')
 
 /** A ship without an event (the demo organization's fleet). */
 export function insertShip(db: Db, orgId: string, ship: ShipColumns & { name: string; imo_number: string }) {
-  return uniqueImo(() =>
+  return uniqueImo(
     db
       .insertInto('ships')
       .values({ id: uuidv7(), organization_id: orgId, ...ship })
@@ -72,7 +63,7 @@ const shipWire = (alias: string) => ({
 /** Creates the ship and its `ship.created` event in one statement. */
 export async function createShip(db: Db, source: EventSource | Actor, ship: ShipColumns & { name: string; imo_number: string }) {
   const values = { id: uuidv7(), organization_id: source.orgId, ...ship }
-  const row = await uniqueImo(() =>
+  const row = await uniqueImo(
     db
       .with('a', (qc) => qc.insertInto('ships').values(values).returningAll())
       .with('audit', (qc) => eventsInsert(qc, source, 'ship.created', 'ship', objectRows(shipWire('a'), 'a'), uuidv7s(1)))
@@ -93,7 +84,7 @@ export async function updateShip(db: Db, source: EventSource | Actor, shipId: st
     const row = await findShip(db, orgId, shipId)
     return row && toShip(row)
   }
-  const row = await uniqueImo(() =>
+  const row = await uniqueImo(
     db
       .with('o', (qc) => qc.selectFrom('ships').selectAll().where('organization_id', '=', orgId).where('id', '=', shipId).forUpdate())
       .with('a', (qc) =>

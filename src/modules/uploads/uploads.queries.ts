@@ -14,10 +14,6 @@ export const referenceableUpload = (qc: Pick<QueryCreator<DB>, 'selectFrom'>, or
     .where('uploads.status', 'in', ['ready', 'uploaded'])
     .$if(upload.ownerId !== undefined, (qb) => qb.where('uploads.user_id', '=', upload.ownerId!))
 
-/** An upload that a record may reference: the caller's organization, content received. */
-export const findReferenceableUpload = (db: Db, orgId: string, uploadId: string) =>
-  referenceableUpload(db, orgId, { id: uploadId }).executeTakeFirst()
-
 export interface NewUpload {
   id: string
   userId: string

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, type TestApp } from '../../../test/app.js'
 import { createOrg, type TestOrg } from '../../../test/factories.js'
-import { findReferenceableUpload } from './uploads.queries.js'
+import { referenceableUpload } from './uploads.queries.js'
 import {
   download,
   JPEG_12X7,
@@ -128,7 +128,7 @@ describe.each(STORES)('uploads on %s storage', (storeName) => {
       expect(finalized.status).toBe(200)
       expect(finalized.body).toMatchObject({ status: 'rejected', threatName: 'ContentTypeMismatch', downloadUrl: null, pageCount: null })
       expect((await org.crew.api.get(uploadUrl(uploadId))).body).toMatchObject({ status: 'rejected', threatName: 'ContentTypeMismatch' })
-      expect(await findReferenceableUpload(t.database.db, org.id, uploadId)).toBeUndefined()
+      expect(await referenceableUpload(t.database.db, org.id, { id: uploadId }).executeTakeFirst()).toBeUndefined()
     })
 
     it('rejects a file of the declared type that cannot be read', async () => {

@@ -5,8 +5,7 @@ import type { Role, UserState, UsersTable } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { definedOnly } from '../../lib/columns.js'
 import { iso, isoOrNull, isoSql } from '../../lib/dates.js'
-import { isUniqueViolation } from '../../lib/db-errors.js'
-import { conflict } from '../../lib/errors.js'
+import { conflictOnDuplicate } from '../../lib/db-errors.js'
 import { changesSql, type EventSource, type EventType, eventsInsert, objectRows, typedEventsInsert } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/pagination.js'
@@ -28,16 +27,7 @@ export const toUser = (row: UserRow): User => ({
   createdAt: iso(row.created_at),
 })
 
-const duplicateEmail = () => conflict('A user with this email already exists')
-
-async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write()
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateEmail()
-    throw error
-  }
-}
+const uniqueEmail = <T>(write: Promise<T>) => conflictOnDuplicate(write, 'A user with this email already exists')
 
 export interface NewUser {
   email: string
@@ -63,7 +53,7 @@ const userValues = (orgId: string, user: NewUser) => ({
 
 /** A user without an event, made with an organization: its first admin, the demo crew. */
 export function insertUser(db: Db, orgId: string, user: NewUser): Promise<UserRow> {
-  return uniqueEmail(() => db.insertInto('users').values(userValues(orgId, user)).returningAll().executeTakeFirstOrThrow())
+  return uniqueEmail(db.insertInto('users').values(userValues(orgId, user)).returningAll().executeTakeFirstOrThrow())
 }
 
 /** A user in its wire shape as SQL over `alias`, for the events the statements below write. */
@@ -81,7 +71,7 @@ const userWire = (alias: string) => ({
 
 /** Creates the user and their `user.created` event in one statement. */
 export async function createUser(db: Db, source: EventSource | Actor, user: NewUser): Promise<User> {
-  const row = await uniqueEmail(() =>
+  const row = await uniqueEmail(
     db
       .with('a', (qc) => qc.insertInto('users').values(userValues(source.orgId, user)).returningAll())
       .with('audit', (qc) => eventsInsert(qc, source, 'user.created', 'user', objectRows(userWire('a'), 'a'), uuidv7s(1)))
@@ -170,7 +160,7 @@ export async function updateUser(db: Db, source: EventSource | Actor, userId: st
     const row = await findUser(db, orgId, userId)
     return row && toUser(row)
   }
-  const row = await uniqueEmail(() =>
+  const row = await uniqueEmail(
     db
       .with('o', (qc) => qc.selectFrom('users').selectAll().where('organization_id', '=', orgId).where('id', '=', userId).forUpdate())
       .with('a', (qc) =>

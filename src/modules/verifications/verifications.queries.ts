@@ -9,7 +9,7 @@ import { afterCursor, decodeCursor, toPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import type { ProfileState, ReviewQueueItem, ReviewQueueQuery, Verification } from './verifications.schemas.js'
 
-export type VerificationRow = Selectable<VerificationsTable>
+type VerificationRow = Selectable<VerificationsTable>
 export interface Target {
   type: VerificationTarget
   id: string
@@ -28,7 +28,7 @@ export interface MoveEvent {
 
 type VerificationColumns = Pick<VerificationRow, 'target_type' | 'target_id' | 'status' | 'rejection_reason' | 'reviewed_at'>
 
-export const toVerification = (row: VerificationColumns): Verification => ({
+const toVerification = (row: VerificationColumns): Verification => ({
   targetType: row.target_type,
   targetId: row.target_id,
   status: row.status,
