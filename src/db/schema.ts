@@ -46,6 +46,8 @@ export interface OrganizationsTable {
   products: ColumnType<Product[], Product[] | undefined, Product[]>
   /** Only the keys an admin has set (DECISIONS §10); read with the defaults filled in. */
   settings: ColumnType<Record<string, unknown>, string | undefined, string>
+  /** Counts changes of the requirements and settings: stored verdicts judged before one are not used. */
+  readiness_gen: Generated<number>
   created_at: CreatedAt
 }
 
@@ -233,8 +235,36 @@ export interface AssignmentsTable {
   start_date: DateText
   due_date: DateText
   end_date: DateText
+  /** Counts changes of the registrations: stored verdicts judged before one are not used. */
+  readiness_gen: Generated<number>
   created_at: CreatedAt
   updated_at: Timestamp
+}
+
+/** A verdict stored for the ship summary, with what it was judged from (migration 1801). */
+export interface ReadinessVerdictsTable {
+  assignment_id: string
+  organization_id: string
+  ship_id: string
+  user_id: string
+  role: string
+  due_date: DateText
+  end_date: DateText
+  assignment_gen: number
+  holder_gen: number
+  organization_gen: number
+  as_of: string
+  default_window_days: number
+  blocker_count: number
+  warning_count: number
+  codes: string[]
+}
+
+/** Counts changes of a person's identity documents, certificates and reviews (migration 1801). */
+export interface ReadinessHoldersTable {
+  organization_id: string
+  user_id: string
+  gen: number
 }
 
 export interface AssignmentCoursesTable {
@@ -390,6 +420,8 @@ export interface DB {
   sso_login_states: SsoLoginStatesTable
   idempotency_keys: IdempotencyKeysTable
   requirements: RequirementsTable
+  readiness_verdicts: ReadinessVerdictsTable
+  readiness_holders: ReadinessHoldersTable
   events: EventsTable
   webhooks: WebhooksTable
   webhook_deliveries: WebhookDeliveriesTable

@@ -16,6 +16,7 @@ import * as oneCreationTimestamp from './2026_11_23_1601_one_creation_timestamp.
 import * as uuidV7 from './2026_11_24_1701_uuid_v7.js'
 import * as hotRowForeignKeys from './2026_11_24_1702_hot_row_foreign_keys.js'
 import * as fanOutEarlyExit from './2026_11_24_1703_fan_out_early_exit.js'
+import * as storedVerdicts from './2026_11_24_1801_stored_verdicts.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1701_uuid_v7': uuidV7,
   '2026_11_24_1702_hot_row_foreign_keys': hotRowForeignKeys,
   '2026_11_24_1703_fan_out_early_exit': fanOutEarlyExit,
+  '2026_11_24_1801_stored_verdicts': storedVerdicts,
 }

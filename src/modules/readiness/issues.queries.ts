@@ -107,13 +107,17 @@ export function issuesOf(ctx: VerdictContext): RawBuilder<unknown> {
     where g.assignment_id = a.id and g.organization_id = a.organization_id and g.status <> 'passed'`
 }
 
-/** One row per assignment: how many blockers and warnings it has, and its distinct codes (sorted). */
-export function verdictOf(ctx: VerdictContext): RawBuilder<unknown> {
+/**
+ * One row per assignment: how many blockers and warnings it has, and its distinct codes (sorted).
+ * `onlyWhen`, a condition on the outer row alone, skips the judging where it is false (a one-time filter).
+ */
+export function verdictOf(ctx: VerdictContext, onlyWhen?: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     select count(*) filter (where i.code in (${list(BLOCKERS)}))::int as blocker_count,
       count(*) filter (where i.code not in (${list(BLOCKERS)}))::int as warning_count,
       coalesce(array_agg(distinct i.code collate "C" order by i.code collate "C"), '{}') as codes
-    from (${issuesOf(ctx)}) i`
+    from (${issuesOf(ctx)}) i
+    ${onlyWhen ? sql`where ${onlyWhen}` : sql``}`
 }
 
 /** Issues in the contract's order: by code as the contract lists them, then requirement, then targetId. */

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js'
 import { decodeCursorOf, isDateKey, type PageResult, toPage } from '../../lib/pagination.js'
 import { splitIds } from '../assignments/assignments.schemas.js'
 import { orgSettings } from '../organizations/settings.queries.js'
-import { activeOn, issueOrder, issuesOf, throughOf, type VerdictContext, verdictOf } from './issues.queries.js'
+import { activeOn, asOfDate, issueOrder, issuesOf, throughOf, type VerdictContext, verdictOf } from './issues.queries.js'
 import { messageOf } from './readiness.messages.js'
 import { BLOCKERS, CODES, type Code, type FleetItem, type FleetQuery, type Readiness, type ShipReadiness } from './readiness.schemas.js'
 
@@ -165,16 +165,48 @@ async function fleetCount(db: Db, ctx: VerdictContext, query: FleetQuery, onlyUs
   return rows[0].n
 }
 
-/** The verdicts of one ship's assignments active on asOf, counted; undefined when the ship is not the organization's. */
+// A stored verdict holds while the assignment's own fields, its generation (its registrations), its
+// holder's (their records), the organization's (requirements and settings), the date and the default
+// window are all those it was judged with (migration 1801).
+const storedHolds = (ctx: VerdictContext) => sql`s.assignment_gen = a.readiness_gen and s.holder_gen = coalesce(h.gen, 0)
+  and s.organization_gen = org.readiness_gen
+  and s.as_of = ${asOfDate(ctx)} and s.default_window_days = ${ctx.defaultWindowDays}::int and s.user_id = a.user_id and s.role = a.role
+  and s.due_date is not distinct from a.due_date and s.end_date is not distinct from a.end_date`
+
+/**
+ * The verdicts of one ship's assignments active on asOf, counted; undefined when the ship is not the
+ * organization's. Verdicts come from those stored by earlier summaries where they still hold; the others
+ * are judged (by the same `verdictOf` as the fleet list) and stored, in the same statement.
+ */
 export async function shipReadiness(db: Db, ctx: VerdictContext, shipId: string): Promise<ShipReadiness | undefined> {
   const { rows } = await sql<{ ship_id: string; assignments: number; ready: number; by_code: Record<string, number> }>`
-    with ${orgSettings(ctx.orgId)},
+    with org as (select o.settings, o.readiness_gen from organizations o where o.id = ${ctx.orgId}),
     verdicts as (
-      select v.blocker_count, v.codes
+      select a.id, a.user_id, a.ship_id, a.role, a.due_date, a.end_date, a.readiness_gen, coalesce(h.gen, 0) as holder_gen,
+        s.assignment_id is null as judged,
+        coalesce(s.blocker_count, v.blocker_count) as blocker_count, coalesce(s.warning_count, v.warning_count) as warning_count,
+        coalesce(s.codes, v.codes) as codes
       from assignments a
       cross join org
-      cross join lateral (${verdictOf(ctx)}) v
+      left join readiness_holders h on h.organization_id = a.organization_id and h.user_id = a.user_id
+      left join readiness_verdicts s on s.organization_id = a.organization_id and s.ship_id = a.ship_id and s.assignment_id = a.id
+        and ${storedHolds(ctx)}
+      cross join lateral (${verdictOf(ctx, sql`s.assignment_id is null`)}) v
       where a.organization_id = ${ctx.orgId} and a.ship_id = ${shipId} and ${activeOn(ctx)}
+    ),
+    stored as (
+      insert into readiness_verdicts (assignment_id, organization_id, ship_id, user_id, role, due_date, end_date, assignment_gen,
+        holder_gen, organization_gen, as_of, default_window_days, blocker_count, warning_count, codes)
+      select v.id, ${ctx.orgId}, v.ship_id, v.user_id, v.role, v.due_date, v.end_date, v.readiness_gen, v.holder_gen, org.readiness_gen,
+        ${asOfDate(ctx)}, ${ctx.defaultWindowDays}::int, v.blocker_count, v.warning_count, v.codes
+      from verdicts v cross join org
+      where v.judged
+      -- In id order, so summaries storing the same verdicts at once wait for each other instead of deadlocking.
+      order by v.id
+      on conflict (assignment_id) do update set ship_id = excluded.ship_id, user_id = excluded.user_id, role = excluded.role,
+        due_date = excluded.due_date, end_date = excluded.end_date, assignment_gen = excluded.assignment_gen, holder_gen = excluded.holder_gen,
+        organization_gen = excluded.organization_gen, as_of = excluded.as_of, default_window_days = excluded.default_window_days,
+        blocker_count = excluded.blocker_count, warning_count = excluded.warning_count, codes = excluded.codes
     )
     select s.id as ship_id, (select count(*)::int from verdicts) as assignments,
       (select count(*)::int from verdicts where blocker_count = 0) as ready,
