@@ -245,7 +245,6 @@ export interface AssignmentsTable {
 export interface ReadinessVerdictsTable {
   assignment_id: string
   organization_id: string
-  ship_id: string
   user_id: string
   role: string
   due_date: DateText

@@ -71,7 +71,6 @@ const statements = [
   `create table readiness_verdicts (
     assignment_id uuid primary key,
     organization_id uuid not null,
-    ship_id uuid not null,
     user_id uuid not null,
     role text not null,
     due_date date,
@@ -85,7 +84,6 @@ const statements = [
     warning_count integer not null,
     codes text[] not null
   )`,
-  'create index readiness_verdicts_ship_idx on readiness_verdicts (organization_id, ship_id)',
   // A person's generation; no row yet reads as 0.
   `create table readiness_holders (
     organization_id uuid not null,

@@ -168,7 +168,7 @@ async function fleetCount(db: Db, ctx: VerdictContext, query: FleetQuery, onlyUs
 // A stored verdict holds while the assignment's own fields, its generation (its registrations), its
 // holder's (their records), the organization's (requirements and settings), the date and the default
 // window are all those it was judged with (migration 1801).
-const storedHolds = (ctx: VerdictContext) => sql`s.assignment_gen = a.readiness_gen and s.holder_gen = coalesce(h.gen, 0)
+const storedHolds = (ctx: VerdictContext) => sql`s.assignment_gen = a.readiness_gen and s.holder_gen = h.gen
   and s.organization_gen = org.readiness_gen
   and s.as_of = ${asOfDate(ctx)} and s.default_window_days = ${ctx.defaultWindowDays}::int and s.user_id = a.user_id and s.role = a.role
   and s.due_date is not distinct from a.due_date and s.end_date is not distinct from a.end_date`
@@ -182,28 +182,34 @@ export async function shipReadiness(db: Db, ctx: VerdictContext, shipId: string)
   const { rows } = await sql<{ ship_id: string; assignments: number; ready: number; by_code: Record<string, number> }>`
     with org as (select o.settings, o.readiness_gen from organizations o where o.id = ${ctx.orgId}),
     verdicts as (
-      select a.id, a.user_id, a.ship_id, a.role, a.due_date, a.end_date, a.readiness_gen, coalesce(h.gen, 0) as holder_gen,
-        s.assignment_id is null as judged,
+      select a.id, a.user_id, a.role, a.due_date, a.end_date, a.readiness_gen, h.gen as holder_gen, s.assignment_id is null as judged,
         coalesce(s.blocker_count, v.blocker_count) as blocker_count, coalesce(s.warning_count, v.warning_count) as warning_count,
         coalesce(s.codes, v.codes) as codes
       from assignments a
       cross join org
-      left join readiness_holders h on h.organization_id = a.organization_id and h.user_id = a.user_id
-      left join readiness_verdicts s on s.organization_id = a.organization_id and s.ship_id = a.ship_id and s.assignment_id = a.id
-        and ${storedHolds(ctx)}
+      -- One index probe each, written so that no planner estimate (the stored table's statistics lag the
+      -- day's first summaries) can turn them into scans: a scalar subquery, and a lateral one with a limit.
+      cross join lateral (
+        select coalesce((select h.gen from readiness_holders h where h.organization_id = a.organization_id and h.user_id = a.user_id), 0) as gen
+      ) h
+      left join lateral (
+        select s.assignment_id, s.blocker_count, s.warning_count, s.codes from readiness_verdicts s
+        where s.assignment_id = a.id and s.organization_id = a.organization_id and ${storedHolds(ctx)}
+        limit 1
+      ) s on true
       cross join lateral (${verdictOf(ctx, sql`s.assignment_id is null`)}) v
       where a.organization_id = ${ctx.orgId} and a.ship_id = ${shipId} and ${activeOn(ctx)}
     ),
     stored as (
-      insert into readiness_verdicts (assignment_id, organization_id, ship_id, user_id, role, due_date, end_date, assignment_gen,
+      insert into readiness_verdicts (assignment_id, organization_id, user_id, role, due_date, end_date, assignment_gen,
         holder_gen, organization_gen, as_of, default_window_days, blocker_count, warning_count, codes)
-      select v.id, ${ctx.orgId}, v.ship_id, v.user_id, v.role, v.due_date, v.end_date, v.readiness_gen, v.holder_gen, org.readiness_gen,
+      select v.id, ${ctx.orgId}, v.user_id, v.role, v.due_date, v.end_date, v.readiness_gen, v.holder_gen, org.readiness_gen,
         ${asOfDate(ctx)}, ${ctx.defaultWindowDays}::int, v.blocker_count, v.warning_count, v.codes
       from verdicts v cross join org
       where v.judged
       -- In id order, so summaries storing the same verdicts at once wait for each other instead of deadlocking.
       order by v.id
-      on conflict (assignment_id) do update set ship_id = excluded.ship_id, user_id = excluded.user_id, role = excluded.role,
+      on conflict (assignment_id) do update set user_id = excluded.user_id, role = excluded.role,
         due_date = excluded.due_date, end_date = excluded.end_date, assignment_gen = excluded.assignment_gen, holder_gen = excluded.holder_gen,
         organization_gen = excluded.organization_gen, as_of = excluded.as_of, default_window_days = excluded.default_window_days,
         blocker_count = excluded.blocker_count, warning_count = excluded.warning_count, codes = excluded.codes
