@@ -255,7 +255,6 @@ export interface ReadinessVerdictsTable {
   as_of: string
   default_window_days: number
   blocker_count: number
-  warning_count: number
   codes: string[]
 }
 

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 
 // Frozen in time: imports no application code. Verdicts stored for the ship summary (docs/decisions.md,
-// "Stored verdicts"). A stored verdict is used only while everything it was judged from is unchanged:
+// "The ship summary reuses stored verdicts"). A stored verdict is used only while everything it was judged from is unchanged:
 //   - the assignment's own fields, copied into the verdict and compared on every read;
 //   - its holder's identity documents, certificates and their reviews: the triggers below add one to
 //     the holder's `readiness_holders.gen` in the transaction that changes them;
@@ -11,6 +11,7 @@ import { type Kysely, sql } from 'kysely'
 // The generations are read in the snapshot the verdict is judged in and stored with it, so a verdict
 // judged while a change commits carries the old generation and is never used: no writer has to know
 // about verdicts, and none waits for a reader.
+
 // The one-active-assignment check of migration 0101, as that migration made it.
 const ONE_ACTIVE = `create or replace function seaworthy_one_active_assignment() returns trigger language plpgsql as $$
    declare
@@ -81,7 +82,6 @@ const statements = [
     as_of date not null,
     default_window_days integer not null,
     blocker_count integer not null,
-    warning_count integer not null,
     codes text[] not null
   )`,
   // A person's generation; no row yet reads as 0.
@@ -92,10 +92,11 @@ const statements = [
     primary key (organization_id, user_id)
   )`,
 
-  // Row-level where a statement changes one row or few, so the trigger's statements keep their cached
-  // plans (a statement-level trigger's statements over its transition tables are planned on every
+  // The triggers are row-level where a statement changes one row or few, so their statements keep their
+  // cached plans (a statement-level trigger's statements over its transition tables are planned on every
   // call: 300 µs of PostgreSQL time on each document created, measured), and a WHEN clause skips the
   // call where nothing the verdicts read changed.
+
   // One row per person: a change of their records takes one row lock, whatever their assignments.
   `create function readiness_holder_changed() returns trigger language plpgsql as $$
   begin

@@ -183,8 +183,7 @@ export async function shipReadiness(db: Db, ctx: VerdictContext, shipId: string)
     with org as (select o.settings, o.readiness_gen from organizations o where o.id = ${ctx.orgId}),
     verdicts as (
       select a.id, a.user_id, a.role, a.due_date, a.end_date, a.readiness_gen, h.gen as holder_gen, s.assignment_id is null as judged,
-        coalesce(s.blocker_count, v.blocker_count) as blocker_count, coalesce(s.warning_count, v.warning_count) as warning_count,
-        coalesce(s.codes, v.codes) as codes
+        coalesce(s.blocker_count, v.blocker_count) as blocker_count, coalesce(s.codes, v.codes) as codes
       from assignments a
       cross join org
       -- One index probe each, written so that no planner estimate (the stored table's statistics lag the
@@ -193,7 +192,7 @@ export async function shipReadiness(db: Db, ctx: VerdictContext, shipId: string)
         select coalesce((select h.gen from readiness_holders h where h.organization_id = a.organization_id and h.user_id = a.user_id), 0) as gen
       ) h
       left join lateral (
-        select s.assignment_id, s.blocker_count, s.warning_count, s.codes from readiness_verdicts s
+        select s.assignment_id, s.blocker_count, s.codes from readiness_verdicts s
         where s.assignment_id = a.id and s.organization_id = a.organization_id and ${storedHolds(ctx)}
         limit 1
       ) s on true
@@ -202,9 +201,9 @@ export async function shipReadiness(db: Db, ctx: VerdictContext, shipId: string)
     ),
     stored as (
       insert into readiness_verdicts (assignment_id, organization_id, user_id, role, due_date, end_date, assignment_gen,
-        holder_gen, organization_gen, as_of, default_window_days, blocker_count, warning_count, codes)
+        holder_gen, organization_gen, as_of, default_window_days, blocker_count, codes)
       select v.id, ${ctx.orgId}, v.user_id, v.role, v.due_date, v.end_date, v.readiness_gen, v.holder_gen, org.readiness_gen,
-        ${asOfDate(ctx)}, ${ctx.defaultWindowDays}::int, v.blocker_count, v.warning_count, v.codes
+        ${asOfDate(ctx)}, ${ctx.defaultWindowDays}::int, v.blocker_count, v.codes
       from verdicts v cross join org
       where v.judged
       -- In id order, so summaries storing the same verdicts at once wait for each other instead of deadlocking.
@@ -212,7 +211,7 @@ export async function shipReadiness(db: Db, ctx: VerdictContext, shipId: string)
       on conflict (assignment_id) do update set user_id = excluded.user_id, role = excluded.role,
         due_date = excluded.due_date, end_date = excluded.end_date, assignment_gen = excluded.assignment_gen, holder_gen = excluded.holder_gen,
         organization_gen = excluded.organization_gen, as_of = excluded.as_of, default_window_days = excluded.default_window_days,
-        blocker_count = excluded.blocker_count, warning_count = excluded.warning_count, codes = excluded.codes
+        blocker_count = excluded.blocker_count, codes = excluded.codes
     )
     select s.id as ship_id, (select count(*)::int from verdicts) as assignments,
       (select count(*)::int from verdicts where blocker_count = 0) as ready,
