@@ -8,8 +8,9 @@ import { createAssignment, createShip, type TestShip } from '../assignments/assi
 import { addRecord, addRegistration, addVerified, review, setRequirements, setSettings } from './readiness.fixtures.js'
 
 // The ship summary reuses verdicts stored by earlier summaries (migration 1801). Each test reads a
-// summary (storing its verdicts), changes one thing the verdicts depend on through the API, and reads
-// again: the summary must show the change, and always agree with the fleet list, which judges afresh.
+// summary (storing its verdicts), changes one thing the verdicts depend on (through the API where it has
+// a way), and reads again: the summary must show the change, and always agree with the fleet list,
+// which judges afresh.
 
 const t = useTestApp()
 const db = () => t.database.db
