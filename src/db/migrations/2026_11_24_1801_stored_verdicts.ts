@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely'
 
 // Frozen in time: imports no application code. Verdicts stored for the ship summary (docs/decisions.md,
-// "The ship summary reuses stored verdicts"). A stored verdict is used only while everything it was judged from is unchanged:
+// "The ship summary reuses stored verdicts"). A stored verdict is used only while everything it was
+// judged from is unchanged:
 //   - the assignment's own fields, copied into the verdict and compared on every read;
 //   - its holder's identity documents, certificates and their reviews: the triggers below add one to
 //     the holder's `readiness_holders.gen` in the transaction that changes them;
@@ -12,57 +13,13 @@ import { type Kysely, sql } from 'kysely'
 // judged while a change commits carries the old generation and is never used: no writer has to know
 // about verdicts, and none waits for a reader.
 
-// The one-active-assignment check of migration 0101, as that migration made it.
-const ONE_ACTIVE = `create or replace function seaworthy_one_active_assignment() returns trigger language plpgsql as $$
-   declare
-     today constant date := (now() at time zone 'utc')::date;
-     orgs uuid[];
-     users uuid[];
-     ships uuid[];
-   begin
-     if tg_op = 'INSERT' then
-       select array_agg(organization_id), array_agg(user_id), array_agg(ship_id) into orgs, users, ships
-       from (select distinct organization_id, user_id, ship_id from new_rows where end_date is null or end_date >= today) p;
-     else
-       select array_agg(organization_id), array_agg(user_id), array_agg(ship_id) into orgs, users, ships
-       from (
-         select distinct n.organization_id, n.user_id, n.ship_id
-         from new_rows n join old_rows o on o.id = n.id
-         where (n.end_date is null or n.end_date >= today)
-           and not ((o.end_date is null or o.end_date >= today) and o.user_id = n.user_id and o.ship_id = n.ship_id)
-       ) p;
-     end if;
-     if users is null then
-       return null;
-     end if;
-     perform pg_advisory_xact_lock(k.key)
-     from (select distinct hashtextextended(u::text || s::text, 0) as key from unnest(users, ships) as p(u, s) order by 1) k;
-     if exists (
-       select 1
-       from unnest(orgs, users, ships) as p(o, u, s)
-       join assignments a on a.organization_id = p.o and a.user_id = p.u and a.ship_id = p.s
-       where a.end_date is null or a.end_date >= today
-       group by p.o, p.u, p.s
-       having count(*) > 1
-     ) then
-       raise exception 'A user may hold at most one active assignment per ship'
-         using errcode = 'unique_violation', constraint = 'assignments_one_active_per_user_ship';
-     end if;
-     return null;
-   end $$`
-
-// The readiness triggers add to readiness_gen from inside another trigger and change nothing the
-// check reads (end_date, user_id, ship_id), but a statement-level trigger fires for every update and
-// plans its statements over the transition tables each time: 190 µs on every document created. It
-// now returns at once for statements that other triggers run.
-const ONE_ACTIVE_SKIPS_NESTED = ONE_ACTIVE.replace(
-  'begin\n',
-  `begin
-     if pg_trigger_depth() > 1 then
-       return null;
-     end if;
-`,
-)
+// The one-active-assignment check of migration 0101 fires after every update of assignments and plans
+// its statements over the transition tables each time (190 µs). The readiness triggers update
+// assignments only from inside another trigger and change nothing it reads (end_date, user_id,
+// ship_id): its update trigger now fires only for statements no trigger runs. Its own text as 0101 made it:
+const ONE_ACTIVE_UPDATE = `create trigger assignments_one_active_update after update on assignments
+     referencing old table as old_rows new table as new_rows for each statement`
+const ONE_ACTIVE_FUNCTION = 'execute function seaworthy_one_active_assignment()'
 
 const statements = [
   'alter table assignments add column readiness_gen integer not null default 0',
@@ -174,7 +131,8 @@ const statements = [
   `create trigger organizations_readiness_settings before update on organizations
     for each row when (old.settings is distinct from new.settings) execute function readiness_settings_changed()`,
   `create trigger assignments_readiness_delete after delete on assignments for each row execute function readiness_assignment_deleted()`,
-  ONE_ACTIVE_SKIPS_NESTED,
+  'drop trigger assignments_one_active_update on assignments',
+  `${ONE_ACTIVE_UPDATE} when (pg_trigger_depth() = 0) ${ONE_ACTIVE_FUNCTION}`,
 ]
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -182,7 +140,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql.raw(ONE_ACTIVE).execute(db)
+  await sql`drop trigger assignments_one_active_update on assignments`.execute(db)
+  await sql.raw(`${ONE_ACTIVE_UPDATE} ${ONE_ACTIVE_FUNCTION}`).execute(db)
   const triggers = [
     'identity_documents_readiness_insert_delete on identity_documents',
     'identity_documents_readiness_update on identity_documents',

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { PRODUCTS, ROLES, USER_STATES } from '../../db/schema.js'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
+import { ASSIGNMENT_EXAMPLE } from '../assignments/assignments.schemas.js'
 
 export const RoleSchema = Type.Enum(ROLES)
 export const UserStateSchema = Type.Enum(USER_STATES)
@@ -90,6 +91,11 @@ export const MeAssignment = Type.Object(
   { title: 'MeAssignment' },
 )
 
+/** The assignment of the OpenAPI examples, with the fields /users/me lists. */
+const ME_ASSIGNMENT_EXAMPLE = Object.fromEntries(
+  Object.keys(MeAssignment.properties).map((field) => [field, ASSIGNMENT_EXAMPLE[field as keyof typeof ASSIGNMENT_EXAMPLE]]),
+)
+
 export const Me = Type.Object(
   {
     user: User,
@@ -116,18 +122,7 @@ export const Me = Type.Object(
           createdAt: '2026-06-15T08:30:00.000Z',
         },
         organization: { id: '0190a000-0000-7000-8000-000000000a00', name: 'Nordic Shipping', domain: 'nordic.example.com' },
-        assignments: [
-          {
-            id: '0190a000-0000-7000-8000-000000000a05',
-            shipName: 'Nordic Star',
-            shipImoNumber: '9074729',
-            role: 'Chief Engineer',
-            startDate: '2026-06-15',
-            dueDate: '2026-09-15',
-            endDate: null,
-            isActive: true,
-          },
-        ],
+        assignments: [ME_ASSIGNMENT_EXAMPLE],
       },
     ],
   },
