@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { useTestApp } from '../../app.js'
 import { insertCourse, nextImo, PASSWORD, type TestUser, useOrg } from '../../factories.js'
-import type { EventType } from '../../../src/lib/events.js'
+import type { EventType } from '../../../src/modules/audit/event-types.js'
 import { enroll } from '../../fixtures/registrations.js'
 import { PNG_3X2, uploadFile } from '../../fixtures/uploads.js'
 
@@ -466,7 +466,7 @@ describe('every event type comes from the route that should write it (DECISIONS 
   })
 
   it('covers every type but the webhook and expiry ones', async () => {
-    const { EVENT_TYPES } = await import('../../../src/lib/events.js')
+    const { EVENT_TYPES } = await import('../../../src/modules/audit/event-types.js')
     const covered = new Set(CASES.map((c) => c.type))
     expect(EVENT_TYPES.filter((type) => !covered.has(type) && !/^(webhook|document)\./.test(type))).toEqual([])
   })
