@@ -28,8 +28,10 @@ const scoped = (db: Executor, orgId: string, scope: DocumentScope) =>
     .where('agent_key', '=', scope.agentKey)
     .where('registration', '=', scope.registration)
 
-export function findDocument(db: Executor, orgId: string, scope: DocumentScope, documentId: string) {
-  return scoped(db, orgId, scope).select(['content_type', 'content', 'etag', 'updated']).where('document_id', '=', documentId).executeTakeFirst()
+export async function findDocument(db: Executor, orgId: string, scope: DocumentScope, documentId: string) {
+  const row = await scoped(db, orgId, scope).select(['content_type', 'content', 'etag', 'updated']).where('document_id', '=', documentId).executeTakeFirst()
+  // PGlite reads bytea as a Uint8Array, pg as a Buffer.
+  return row && { ...row, content: Buffer.from(row.content) }
 }
 
 /** The ids of the scope's documents, optionally only those updated after `since`. */

@@ -38,8 +38,9 @@ function assertPreconditions(current: { etag: string } | undefined, { ifMatch, i
     const tags = ifNoneMatch.split(',').map((tag) => tag.trim())
     if (current && (tags.includes('*') || tags.includes(current.etag))) throw new XapiError(412, 'If-None-Match: the document exists')
   }
-  if (required && current && ifMatch === undefined && ifNoneMatch === undefined) {
-    throw new XapiError(409, 'The document exists: send If-Match with its ETag (or If-None-Match: *) to change it')
+  if (required && ifMatch === undefined && ifNoneMatch === undefined) {
+    if (current) throw new XapiError(409, 'The document exists: send If-Match with its ETag to change it')
+    throw badRequest('Send If-None-Match: * to create the document (or If-Match with the ETag of the one it replaces)')
   }
 }
 

@@ -22,7 +22,7 @@ function idsOfObject(object: Json): Json {
     case 'StatementRef':
       return object
     default:
-      return { objectType: 'Activity', id: object.id }
+      return { id: object.id }
   }
 }
 
@@ -31,7 +31,7 @@ function idsOfContext(context: Json): Json {
   for (const place of ['instructor', 'team']) if (context[place]) out[place] = agentIds(context[place])
   if (context.contextActivities) {
     out.contextActivities = Object.fromEntries(
-      Object.entries(context.contextActivities).map(([kind, list]) => [kind, (list as Json[]).map((a) => ({ objectType: 'Activity', id: a.id }))]),
+      Object.entries(context.contextActivities).map(([kind, list]) => [kind, (list as Json[]).map((a) => ({ id: a.id }))]),
     )
   }
   return out

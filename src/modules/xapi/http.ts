@@ -54,6 +54,8 @@ function alternateCall(request: FastifyRequest, query: Record<string, string>) {
     else if (name in params) throw badRequest(`${name}: given more than once`)
     else params[name] = value
   }
+  // Content without a Content-Type field is JSON, the media type of every xAPI resource that takes a body.
+  if (body && headers['content-type'] === undefined) headers['content-type'] = 'application/json'
   return { method: method as XapiMethod, headers, query: params, body }
 }
 

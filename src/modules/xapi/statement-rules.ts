@@ -46,6 +46,24 @@ const extraRules: { name: string; check: (statement: Json) => string | null }[] 
   },
 ]
 
+const CONTEXT_KINDS = ['parent', 'grouping', 'category', 'other']
+
+/** A single context activity is read as a list of one (xAPI 1.0.3 §2.4.6.2: the LRS returns arrays). */
+export function normalizeStatement(statement: Json): Json {
+  const withLists = (context: Json | undefined) => {
+    const activities = context?.contextActivities
+    if (!activities || typeof activities !== 'object' || Array.isArray(activities)) return context
+    const lists = Object.fromEntries(
+      Object.entries(activities).map(([kind, value]) => [kind, CONTEXT_KINDS.includes(kind) && value && typeof value === 'object' && !Array.isArray(value) ? [value] : value]),
+    )
+    return { ...context, contextActivities: lists }
+  }
+  const normalized = statement.context ? { ...statement, context: withLists(statement.context) } : statement
+  const object = normalized.object
+  if (object?.objectType === 'SubStatement' && object.context) return { ...normalized, object: { ...object, context: withLists(object.context) } }
+  return normalized
+}
+
 /** The first problem of one statement (`at` names it within a batch), or nothing: a 400 names the field. */
 export function assertValidStatement(statement: unknown, at: string): void {
   if (!statement || typeof statement !== 'object' || Array.isArray(statement)) throw badRequest(`${at}: a statement must be a JSON object`)

@@ -79,13 +79,15 @@ export async function insertAttachments(
     .execute()
 }
 
-export function findAttachments(db: Executor, orgId: string, hashes: readonly string[]) {
-  return db
+export async function findAttachments(db: Executor, orgId: string, hashes: readonly string[]) {
+  const rows = await db
     .selectFrom('xapi_attachments')
     .select(['sha2', 'content_type', 'content'])
     .where('organization_id', '=', orgId)
     .where('sha2', 'in', hashes.length ? hashes : [''])
     .execute()
+  // PGlite reads bytea as a Uint8Array, pg as a Buffer.
+  return rows.map((row) => ({ ...row, content: Buffer.from(row.content) }))
 }
 
 export function findActivity(db: Executor, orgId: string, activityId: string) {

@@ -5,7 +5,8 @@ import type { Db } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 import { agentKey, relatedActivities, relatedAgents, type XapiAgent } from './agents.js'
 import { badRequest, XapiError } from './errors.js'
-import { assertValidStatement } from './statement-rules.js'
+import { assertSignature } from './signature.js'
+import { assertValidStatement, normalizeStatement } from './statement-rules.js'
 import {
   findStatementsByIds,
   insertAttachments,
@@ -59,12 +60,20 @@ function prepare(statement: Json, by: StoredBy, stored: string): StatementRow {
   }
 }
 
-/** Every activity a statement defines, last definition first-come (later statements of a batch win). */
+/** Two definitions of one activity as one: later fields win, language maps keep every language (the SQL upsert does the same). */
+function mergeDefinitions(earlier: Json | null, later: Json | null): Json | null {
+  if (!earlier || !later) return later ?? earlier
+  const merged: Json = { ...earlier, ...later }
+  for (const map of ['name', 'description']) if (earlier[map] && later[map]) merged[map] = { ...earlier[map], ...later[map] }
+  return merged
+}
+
+/** Every activity the statements define (object, SubStatement object, context activities), one definition each. */
 function activitiesOf(rows: readonly StatementRow[]) {
-  const byId = new Map<string, unknown>()
+  const byId = new Map<string, Json | null>()
   const visit = (activity: Json | undefined) => {
     if (!activity || (activity.objectType !== undefined && activity.objectType !== 'Activity')) return
-    byId.set(activity.id, activity.definition ?? byId.get(activity.id) ?? null)
+    byId.set(activity.id, mergeDefinitions(byId.get(activity.id) ?? null, activity.definition ?? null))
   }
   for (const { statement } of rows) {
     const s = statement as Json
@@ -75,14 +84,16 @@ function activitiesOf(rows: readonly StatementRow[]) {
   return [...byId].map(([id, definition]) => ({ id, definition }))
 }
 
-/** Each attachment without a fileUrl must come with its bytes; the bytes of attachments nobody names are dropped. */
+/** Each attachment without a fileUrl must come with its bytes, and each part must be an attachment some statement names. */
 function attachmentsToKeep(statements: readonly Json[], contents: readonly AttachmentContent[]): AttachmentContent[] {
   const given = new Map(contents.map((c) => [c.sha2, c]))
   const named = new Set<string>()
   for (const [index, statement] of statements.entries()) {
     for (const attachment of statement.attachments ?? []) {
-      if (attachment.fileUrl !== undefined) continue
-      if (!given.has(attachment.sha2)) throw badRequest(`statements[${index}].attachments: no part carries the attachment ${attachment.sha2}`)
+      // With a fileUrl the bytes may come along or stay at that URL.
+      if (attachment.fileUrl === undefined && !given.has(attachment.sha2)) {
+        throw badRequest(`statements[${index}].attachments: no part carries the attachment ${attachment.sha2}`)
+      }
       named.add(attachment.sha2)
     }
   }
@@ -104,12 +115,18 @@ export async function storeStatements(
   by: StoredBy,
   attachments: readonly AttachmentContent[] = [],
 ): Promise<string[]> {
-  for (const [index, statement] of statements.entries()) assertValidStatement(statement, statements.length === 1 ? 'statement' : `statements[${index}]`)
+  const normalized = statements.map((statement, index) => {
+    const at = statements.length === 1 ? 'statement' : `statements[${index}]`
+    const shaped = statement && typeof statement === 'object' && !Array.isArray(statement) ? normalizeStatement(statement as Json) : statement
+    assertValidStatement(shaped, at)
+    return shaped as Json
+  })
   const stored = new Date().toISOString()
-  const rows = (statements as Json[]).map((statement) => prepare(statement, by, stored))
+  const rows = normalized.map((statement) => prepare(statement, by, stored))
   const ids = rows.map((row) => row.id)
   if (new Set(ids).size !== ids.length) throw badRequest('statements: two statements of the batch have the same id')
-  const kept = attachmentsToKeep(statements as Json[], attachments)
+  const kept = attachmentsToKeep(normalized, attachments)
+  for (const [index, statement] of normalized.entries()) await assertSignature(statement, kept, `statements[${index}]`)
   const voiding = rows.filter((row) => row.verb_id === VOIDED)
   const targets = voiding.map((row) => row.statement_ref as string)
   const existing = new Map((await findStatementsByIds(trx, orgId, [...ids, ...targets])).map((row) => [row.id, row]))
