@@ -53,10 +53,14 @@ const address = await app.listen({ host: '127.0.0.1', port: 0 })
 const endpoint = `${address}/api/v1/learn/xapi`
 console.log(`LRS at ${endpoint} (${database.engine})`)
 
-const runner = spawn(process.execPath, ['bin/console_runner.js', '-x', '1.0.3', '-e', endpoint, '-a', '-u', key, '-p', secret, ...suiteArgs], {
-  cwd: suite,
-  stdio: ['ignore', 'pipe', 'inherit'],
-})
+const runner = spawn(
+  process.execPath,
+  ['bin/console_runner.js', '-x', '1.0.3', '-e', endpoint, '-a', '-u', key, '-p', secret, ...suiteArgs],
+  {
+    cwd: suite,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+)
 let output = ''
 runner.stdout.on('data', (chunk: Buffer) => {
   output += chunk.toString()

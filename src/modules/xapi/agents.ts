@@ -41,8 +41,10 @@ export function parseAgentParam(text: string, name = 'agent'): { agent: XapiAgen
   const given = IFIS.filter((ifi) => (agent as Json)[ifi] !== undefined)
   if (given.length !== 1) throw badRequest(`${name}: an Agent needs exactly one of mbox, mbox_sha1sum, openid, account`)
   const { objectType, mbox, account } = agent as Json
-  if (objectType !== undefined && objectType !== 'Agent' && objectType !== 'Group') throw badRequest(`${name}: objectType must be Agent or Group`)
-  if (mbox !== undefined && (typeof mbox !== 'string' || !/^mailto:[^@\s]+@[^@\s]+$/.test(mbox))) throw badRequest(`${name}: mbox must be a mailto: IRI`)
+  if (objectType !== undefined && objectType !== 'Agent' && objectType !== 'Group')
+    throw badRequest(`${name}: objectType must be Agent or Group`)
+  if (mbox !== undefined && (typeof mbox !== 'string' || !/^mailto:[^@\s]+@[^@\s]+$/.test(mbox)))
+    throw badRequest(`${name}: mbox must be a mailto: IRI`)
   if (account !== undefined && (typeof account?.homePage !== 'string' || typeof account?.name !== 'string')) {
     throw badRequest(`${name}: account needs homePage and name`)
   }

@@ -7,7 +7,6 @@ import { findCredentialByKey } from './credentials.queries.js'
 import { XapiError } from './errors.js'
 import type { XapiScope } from './scopes.js'
 
-
 /** Who is calling the LRS: the organization whose LRS it is, and what the caller may do in it. */
 export interface XapiPrincipal {
   orgId: string
@@ -44,12 +43,14 @@ export const GRANTS: Record<string, readonly XapiScope[]> = {
 }
 
 export function assertGranted(principal: XapiPrincipal, needs: readonly XapiScope[]): void {
-  if (!principal.scopes.some((scope) => needs.includes(scope))) throw new XapiError(403, 'This credential does not have the scope for this operation')
+  if (!principal.scopes.some((scope) => needs.includes(scope)))
+    throw new XapiError(403, 'This credential does not have the scope for this operation')
 }
 
 /** Only `statements/read/mine`: such a caller reads only what its credential wrote. */
 export const readsOnlyOwn = (principal: XapiPrincipal) =>
-  principal.credentialId !== null && !principal.scopes.some((scope) => scope !== 'statements/read/mine' && GRANTS.readStatements.includes(scope))
+  principal.credentialId !== null &&
+  !principal.scopes.some((scope) => scope !== 'statements/read/mine' && GRANTS.readStatements.includes(scope))
 
 /** An LRS credential: HTTP Basic `key:secret`, the secret checked against its SHA-256 (secrets are 256 random bits). */
 export const basicCredentials: XapiAuthenticator = async (authorization, { db, config }) => {
@@ -87,5 +88,7 @@ export async function authenticate(authorization: string | undefined, authentica
       if (principal) return principal
     }
   }
-  throw new XapiError(401, 'Send the credential\'s key and secret with HTTP Basic authentication', { 'www-authenticate': 'Basic realm="xAPI"' })
+  throw new XapiError(401, "Send the credential's key and secret with HTTP Basic authentication", {
+    'www-authenticate': 'Basic realm="xAPI"',
+  })
 }

@@ -16,14 +16,29 @@ export function insertCredential(
 /** Newest first, cursor-paged; the secret's hash never leaves the database. */
 export function listCredentials(db: Db, orgId: string, query: { limit: number; cursor?: string; include_count: boolean }) {
   const filtered = db.selectFrom('xapi_credentials').where('organization_id', '=', orgId)
-  return newestFirstPage(filtered, (qb) => qb.select(['id', 'name', 'key', 'scopes', 'created_at']), 'xapi_credentials', query, toCredential)
+  return newestFirstPage(
+    filtered,
+    (qb) => qb.select(['id', 'name', 'key', 'scopes', 'created_at']),
+    'xapi_credentials',
+    query,
+    toCredential,
+  )
 }
 
 export function deleteCredential(db: Executor, orgId: string, id: string) {
-  return db.deleteFrom('xapi_credentials').where('organization_id', '=', orgId).where('id', '=', id).returning(['id', 'name', 'key', 'scopes', 'created_at']).executeTakeFirst()
+  return db
+    .deleteFrom('xapi_credentials')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning(['id', 'name', 'key', 'scopes', 'created_at'])
+    .executeTakeFirst()
 }
 
 /** Read on every xAPI request: a deleted credential is refused at once. */
 export function findCredentialByKey(db: Executor, key: string) {
-  return db.selectFrom('xapi_credentials').select(['id', 'organization_id', 'name', 'key', 'secret_hash', 'scopes']).where('key', '=', key).executeTakeFirst()
+  return db
+    .selectFrom('xapi_credentials')
+    .select(['id', 'organization_id', 'name', 'key', 'secret_hash', 'scopes'])
+    .where('key', '=', key)
+    .executeTakeFirst()
 }

@@ -24,7 +24,10 @@ export const XapiCredential = Type.Object(
 export type XapiCredential = Static<typeof XapiCredential>
 
 export const XapiCredentialCreated = Type.Object(
-  { ...XapiCredential.properties, secret: Type.String({ description: 'The HTTP Basic password: shown only in this answer, stored only as a hash' }) },
+  {
+    ...XapiCredential.properties,
+    secret: Type.String({ description: 'The HTTP Basic password: shown only in this answer, stored only as a hash' }),
+  },
   { title: 'XapiCredentialCreated', examples: [{ ...example, secret: 'q3Jx0Zr7Yb2m9Kf4Wd8Tn1Lc6Hs5Pv0Ea2Ug7Ri3Oy4' }] },
 )
 
@@ -32,7 +35,7 @@ export const XapiCredentialCreate = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     scopes: Type.Optional(
-      Type.Array(Type.Enum(XAPI_SCOPES), { minItems: 1, uniqueItems: true, description: "xAPI's scope names; default [\"all\"]" }),
+      Type.Array(Type.Enum(XAPI_SCOPES), { minItems: 1, uniqueItems: true, description: 'xAPI\'s scope names; default ["all"]' }),
     ),
   },
   { title: 'XapiCredentialCreate', examples: [{ name: example.name, scopes: example.scopes }] },

@@ -29,7 +29,10 @@ const scoped = (db: Executor, orgId: string, scope: DocumentScope) =>
     .where('registration', '=', scope.registration)
 
 export async function findDocument(db: Executor, orgId: string, scope: DocumentScope, documentId: string) {
-  const row = await scoped(db, orgId, scope).select(['content_type', 'content', 'etag', 'updated']).where('document_id', '=', documentId).executeTakeFirst()
+  const row = await scoped(db, orgId, scope)
+    .select(['content_type', 'content', 'etag', 'updated'])
+    .where('document_id', '=', documentId)
+    .executeTakeFirst()
   // PGlite reads bytea as a Uint8Array, pg as a Buffer.
   return row && { ...row, content: Buffer.from(row.content) }
 }
@@ -41,7 +44,13 @@ export async function listDocumentIds(db: Executor, orgId: string, scope: Docume
   return (await query.execute()).map((row) => row.document_id)
 }
 
-export async function saveDocument(db: Executor, orgId: string, scope: DocumentScope, documentId: string, doc: DocumentContent): Promise<void> {
+export async function saveDocument(
+  db: Executor,
+  orgId: string,
+  scope: DocumentScope,
+  documentId: string,
+  doc: DocumentContent,
+): Promise<void> {
   const columns = { content_type: doc.contentType, content: doc.content, etag: doc.etag, updated: doc.updated }
   await db
     .insertInto('xapi_documents')
@@ -54,7 +63,9 @@ export async function saveDocument(db: Executor, orgId: string, scope: DocumentS
       document_id: documentId,
       ...columns,
     })
-    .onConflict((oc) => oc.columns(['organization_id', 'kind', 'activity_id', 'agent_key', 'registration', 'document_id']).doUpdateSet(columns))
+    .onConflict((oc) =>
+      oc.columns(['organization_id', 'kind', 'activity_id', 'agent_key', 'registration', 'document_id']).doUpdateSet(columns),
+    )
     .execute()
 }
 

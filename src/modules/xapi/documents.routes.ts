@@ -90,9 +90,33 @@ async function remove(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, repl
 }
 
 const KINDS: DocumentKind[] = [
-  { kind: 'state', path: '/activities/state', scopeParams: ['activityId', 'agent', 'registration'], idParam: 'stateId', guarded: false, read: GRANTS.readState, write: GRANTS.writeState },
-  { kind: 'activity_profile', path: '/activities/profile', scopeParams: ['activityId'], idParam: 'profileId', guarded: true, read: GRANTS.readProfiles, write: GRANTS.writeProfiles },
-  { kind: 'agent_profile', path: '/agents/profile', scopeParams: ['agent'], idParam: 'profileId', guarded: true, read: GRANTS.readProfiles, write: GRANTS.writeProfiles },
+  {
+    kind: 'state',
+    path: '/activities/state',
+    scopeParams: ['activityId', 'agent', 'registration'],
+    idParam: 'stateId',
+    guarded: false,
+    read: GRANTS.readState,
+    write: GRANTS.writeState,
+  },
+  {
+    kind: 'activity_profile',
+    path: '/activities/profile',
+    scopeParams: ['activityId'],
+    idParam: 'profileId',
+    guarded: true,
+    read: GRANTS.readProfiles,
+    write: GRANTS.writeProfiles,
+  },
+  {
+    kind: 'agent_profile',
+    path: '/agents/profile',
+    scopeParams: ['agent'],
+    idParam: 'profileId',
+    guarded: true,
+    read: GRANTS.readProfiles,
+    write: GRANTS.writeProfiles,
+  },
 ]
 
 export const documentResources = (deps: ModuleDeps): XapiResource[] =>

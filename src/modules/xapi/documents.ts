@@ -3,8 +3,8 @@ import type { Transaction } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 import { agentKey, type XapiAgent } from './agents.js'
-import { badRequest, XapiError } from './errors.js'
 import { type DocumentContent, type DocumentScope, findDocument, saveDocument } from './documents.queries.js'
+import { badRequest, XapiError } from './errors.js'
 
 type Executor = Db | Transaction<DB>
 
@@ -89,7 +89,12 @@ export interface StateDocument {
 export function writeStateDocument(trx: Executor, orgId: string, state: StateDocument): Promise<string> {
   const key = agentKey(state.agent)
   if (!key) throw badRequest('agent: needs an identifier')
-  const scope: DocumentScope = { kind: 'state', activityId: state.activityId, agentKey: key, registration: state.registration?.toLowerCase() ?? '' }
+  const scope: DocumentScope = {
+    kind: 'state',
+    activityId: state.activityId,
+    agentKey: key,
+    registration: state.registration?.toLowerCase() ?? '',
+  }
   const content = Buffer.isBuffer(state.content) ? state.content : Buffer.from(JSON.stringify(state.content))
   const contentType = state.contentType ?? 'application/json'
   return writeDocument(trx, orgId, scope, state.stateId, { contentType, content }, { merge: false, preconditions: { required: false } })

@@ -33,7 +33,8 @@ export function registerXapiErrors(app: FastifyInstance): void {
     const status = statusOf(error)
     if (status >= 500) return serviceHandler.call(app, error, request, reply)
     const headers = error instanceof XapiError || error instanceof AppError ? error.headers : {}
-    const message = error instanceof ValidationFailed ? error.issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ') : error.message
+    const message =
+      error instanceof ValidationFailed ? error.issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ') : error.message
     return reply.status(status).headers(headers).send({ error: true, message })
   })
 }

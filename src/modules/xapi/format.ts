@@ -81,7 +81,12 @@ export function acceptedLanguages(header: string | undefined): string[] {
     .split(',')
     .map((entry) => {
       const [tag, ...params] = entry.trim().split(';')
-      const q = Number(params.find((p) => p.trim().startsWith('q='))?.trim().slice(2) ?? 1)
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? 1,
+      )
       return { tag: tag.trim().toLowerCase(), q: Number.isNaN(q) ? 0 : q }
     })
     .filter((entry) => entry.tag && entry.tag !== '*' && entry.q > 0)

@@ -64,7 +64,12 @@ function alternateCall(request: FastifyRequest, query: Record<string, string>) {
  * checks the version header and authenticates, then hands it to the method's handler. HEAD is GET
  * without the body (Fastify's HEAD routes).
  */
-export function registerResources(app: App, resources: readonly XapiResource[], authenticators: readonly XapiAuthenticator[], deps: ModuleDeps) {
+export function registerResources(
+  app: App,
+  resources: readonly XapiResource[],
+  authenticators: readonly XapiAuthenticator[],
+  deps: ModuleDeps,
+) {
   for (const resource of resources) {
     const methods = Object.keys(resource.methods) as XapiMethod[]
     app.route({
@@ -76,7 +81,12 @@ export function registerResources(app: App, resources: readonly XapiResource[], 
         const query = singleValues(request.query as Record<string, unknown>)
         const plain = request.method === 'POST' && query.method !== undefined ? null : request
         const parts = plain
-          ? { method: (request.method === 'HEAD' ? 'GET' : request.method) as XapiMethod, headers: request.headers as Record<string, string>, query, body: request.body as Buffer | undefined }
+          ? {
+              method: (request.method === 'HEAD' ? 'GET' : request.method) as XapiMethod,
+              headers: request.headers as Record<string, string>,
+              query,
+              body: request.body as Buffer | undefined,
+            }
           : alternateCall(request, query)
         const handler = resource.methods[parts.method]
         if (!handler) throw badRequest(`${parts.method} is not a method of ${resource.path}`)
@@ -84,7 +94,9 @@ export function registerResources(app: App, resources: readonly XapiResource[], 
         if (!resource.open && (version === undefined || !VERSION.test(version))) {
           throw badRequest('X-Experience-API-Version: send 1.0.3 (any 1.0.x is accepted)')
         }
-        const principal = resource.open ? (null as unknown as XapiPrincipal) : await authenticate(parts.headers.authorization, authenticators, deps)
+        const principal = resource.open
+          ? (null as unknown as XapiPrincipal)
+          : await authenticate(parts.headers.authorization, authenticators, deps)
         const contentType = parts.headers['content-type'] ?? ''
         const mediaType = contentType.split(';')[0].trim().toLowerCase()
         return handler({ ...parts, contentType, mediaType, principal }, reply)

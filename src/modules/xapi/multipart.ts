@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto'
-import type { AttachmentContent } from './store.js'
 import { badRequest } from './errors.js'
+
+/** An attachment's bytes as a request carried them, keyed by the SHA-256 its statement names. */
+export interface AttachmentContent {
+  sha2: string
+  contentType: string
+  content: Buffer
+}
 
 const CRLF = Buffer.from('\r\n')
 const HEADERS_END = Buffer.from('\r\n\r\n')

@@ -1,7 +1,7 @@
-import { compactVerify, decodeProtectedHeader, importX509 } from 'jose'
 import { isDeepStrictEqual } from 'node:util'
+import { compactVerify, decodeProtectedHeader, importX509 } from 'jose'
 import { badRequest } from './errors.js'
-import type { AttachmentContent } from './store.js'
+import type { AttachmentContent } from './multipart.js'
 
 type Json = Record<string, any>
 

@@ -60,7 +60,8 @@ function presentation(query: Record<string, string>): Presentation {
 export function singleParams(query: Record<string, string>) {
   const unknown = Object.keys(query).find((name) => !SINGLE_PARAMS.has(name))
   if (unknown) throw badRequest(`${unknown}: not allowed with statementId or voidedStatementId`)
-  if (query.statementId !== undefined && query.voidedStatementId !== undefined) throw badRequest('statementId and voidedStatementId: give one')
+  if (query.statementId !== undefined && query.voidedStatementId !== undefined)
+    throw badRequest('statementId and voidedStatementId: give one')
   const voided = query.voidedStatementId !== undefined
   const id = uuidParam(voided ? 'voidedStatementId' : 'statementId', voided ? query.voidedStatementId : query.statementId)
   return { id, voided, ...presentation(query) }

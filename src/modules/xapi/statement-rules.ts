@@ -38,7 +38,8 @@ const VERSION = /^1\.0(\.\d+)?$/
 const extraRules: { name: string; check: (statement: Json) => string | null }[] = [
   {
     name: 'version is 1.0.x',
-    check: (s) => (s.version === undefined || (typeof s.version === 'string' && VERSION.test(s.version)) ? null : 'statement.version must be 1.0.x'),
+    check: (s) =>
+      s.version === undefined || (typeof s.version === 'string' && VERSION.test(s.version)) ? null : 'statement.version must be 1.0.x',
   },
   {
     name: 'text PostgreSQL can store',
@@ -54,13 +55,17 @@ export function normalizeStatement(statement: Json): Json {
     const activities = context?.contextActivities
     if (!activities || typeof activities !== 'object' || Array.isArray(activities)) return context
     const lists = Object.fromEntries(
-      Object.entries(activities).map(([kind, value]) => [kind, CONTEXT_KINDS.includes(kind) && value && typeof value === 'object' && !Array.isArray(value) ? [value] : value]),
+      Object.entries(activities).map(([kind, value]) => [
+        kind,
+        CONTEXT_KINDS.includes(kind) && value && typeof value === 'object' && !Array.isArray(value) ? [value] : value,
+      ]),
     )
     return { ...context, contextActivities: lists }
   }
   const normalized = statement.context ? { ...statement, context: withLists(statement.context) } : statement
   const object = normalized.object
-  if (object?.objectType === 'SubStatement' && object.context) return { ...normalized, object: { ...object, context: withLists(object.context) } }
+  if (object?.objectType === 'SubStatement' && object.context)
+    return { ...normalized, object: { ...object, context: withLists(object.context) } }
   return normalized
 }
 

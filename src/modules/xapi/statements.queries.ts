@@ -47,11 +47,21 @@ export async function insertStatements(trx: Executor, orgId: string, rows: reado
 /** Voiding (the one change the append-only trigger lets through): one UPDATE for the batch's targets. */
 export async function voidStatements(trx: Executor, orgId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return
-  await trx.updateTable('xapi_statements').set({ voided: true }).where('organization_id', '=', orgId).where('id', 'in', ids).where('voided', '=', false).execute()
+  await trx
+    .updateTable('xapi_statements')
+    .set({ voided: true })
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', ids)
+    .where('voided', '=', false)
+    .execute()
 }
 
 /** Activity definitions merge into the canonical one: newer fields win, language maps keep every language. */
-export async function upsertActivities(trx: Executor, orgId: string, activities: readonly { id: string; definition: unknown }[]): Promise<void> {
+export async function upsertActivities(
+  trx: Executor,
+  orgId: string,
+  activities: readonly { id: string; definition: unknown }[],
+): Promise<void> {
   if (activities.length === 0) return
   await sql`
     insert into xapi_activities (organization_id, id, definition)
@@ -91,5 +101,10 @@ export async function findAttachments(db: Executor, orgId: string, hashes: reado
 }
 
 export function findActivity(db: Executor, orgId: string, activityId: string) {
-  return db.selectFrom('xapi_activities').select(['id', 'definition']).where('organization_id', '=', orgId).where('id', '=', activityId).executeTakeFirst()
+  return db
+    .selectFrom('xapi_activities')
+    .select(['id', 'definition'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', activityId)
+    .executeTakeFirst()
 }

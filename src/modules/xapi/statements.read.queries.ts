@@ -43,7 +43,9 @@ function ownConditions(alias: string, f: StatementFilter): RawBuilder<unknown>[]
   if (f.verbId !== undefined) conditions.push(sql`${col('verb_id')} = ${f.verbId}`)
   if (f.activityId !== undefined) {
     conditions.push(
-      f.relatedActivities ? sql`${col('related_activities')} @> array[${f.activityId}]::text[]` : sql`${col('activity_id')} = ${f.activityId}`,
+      f.relatedActivities
+        ? sql`${col('related_activities')} @> array[${f.activityId}]::text[]`
+        : sql`${col('activity_id')} = ${f.activityId}`,
     )
   }
   if (f.registration !== undefined) conditions.push(sql`${col('registration')} = ${f.registration}::uuid`)
@@ -94,7 +96,11 @@ export async function listStatements(db: Executor, orgId: string, f: StatementFi
 
 /** One statement by id, voided or not (the route decides which it may show). */
 export function findStatement(db: Executor, orgId: string, id: string, credentialId?: string) {
-  let query = db.selectFrom('xapi_statements').select(['statement', 'voided', 'stored']).where('organization_id', '=', orgId).where('id', '=', id)
+  let query = db
+    .selectFrom('xapi_statements')
+    .select(['statement', 'voided', 'stored'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
   if (credentialId !== undefined) query = query.where('credential_id', '=', credentialId)
   return query.executeTakeFirst()
 }

@@ -5,12 +5,12 @@ import { assertGranted, GRANTS, readsOnlyOwn, type XapiPrincipal } from './auth.
 import { badRequest, XapiError, xapiNotFound } from './errors.js'
 import { acceptedLanguages, canonicalOf, idsOf } from './format.js'
 import type { XapiCall, XapiResource } from './http.js'
-import { readStatementParts, writeStatementParts } from './multipart.js'
-import { type Presentation, queryParams, singleParams, uuidParam } from './statement-params.js'
-import { findStatement, listStatements, type StatementFilter } from './statements.read.queries.js'
-import { findAttachments } from './statements.queries.js'
+import { type AttachmentContent, readStatementParts, writeStatementParts } from './multipart.js'
 import { assertSessionStatements } from './session.js'
-import { type AttachmentContent, storeStatements } from './store.js'
+import { type Presentation, queryParams, singleParams, uuidParam } from './statement-params.js'
+import { findAttachments } from './statements.queries.js'
+import { findStatement, listStatements, type StatementFilter } from './statements.read.queries.js'
+import { storeStatements } from './store.js'
 
 type Json = Record<string, any>
 const STATEMENTS_PATH = '/api/v1/learn/xapi/statements'
@@ -77,11 +77,19 @@ async function getStatements(deps: ModuleDeps, call: XapiCall, reply: FastifyRep
   }
   const asked = query.more !== undefined ? onlyMore(query) : queryParams(query)
   // The first page pins the upper bound on `stored`: statements stored later never shift the pages.
-  const filter: StatementFilter = { ...asked.filter, until: asked.filter.until ?? consistentThrough, credentialId: own, ...sessionFilter(principal) }
+  const filter: StatementFilter = {
+    ...asked.filter,
+    until: asked.filter.until ?? consistentThrough,
+    credentialId: own,
+    ...sessionFilter(principal),
+  }
   const rows = await listStatements(deps.db, principal.orgId, filter)
   const page = rows.slice(0, filter.limit)
   const last = page.at(-1)
-  const more = rows.length > filter.limit && last ? `${STATEMENTS_PATH}?more=${encodeMore({ ...asked, filter: { ...asked.filter, until: filter.until, after: { stored: last.stored, seq: last.seq } } })}` : ''
+  const more =
+    rows.length > filter.limit && last
+      ? `${STATEMENTS_PATH}?more=${encodeMore({ ...asked, filter: { ...asked.filter, until: filter.until, after: { stored: last.stored, seq: last.seq } } })}`
+      : ''
   const statements = page.map((row) => present(row.statement, asked, call))
   return answer(deps, call, reply, { statements, more }, statements, asked)
 }
@@ -92,7 +100,8 @@ function onlyMore(query: Record<string, string>) {
 }
 
 /** A session credential reads only its registration. */
-const sessionFilter = (principal: XapiPrincipal): Partial<StatementFilter> => (principal.session ? { registration: principal.session.registration } : {})
+const sessionFilter = (principal: XapiPrincipal): Partial<StatementFilter> =>
+  principal.session ? { registration: principal.session.registration } : {}
 
 export const statementsResource = (deps: ModuleDeps): XapiResource => ({
   path: '/statements',

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 import { agentKey, relatedActivities, relatedAgents, type XapiAgent } from './agents.js'
 import { badRequest, XapiError } from './errors.js'
+import type { AttachmentContent } from './multipart.js'
 import { assertSignature } from './signature.js'
 import { assertValidStatement, normalizeStatement } from './statement-rules.js'
 import {
@@ -27,20 +28,20 @@ export interface StoredBy {
   credentialId: string | null
 }
 
-/** An attachment's bytes as a request carried them, keyed by the SHA-256 its statement names. */
-export interface AttachmentContent {
-  sha2: string
-  contentType: string
-  content: Buffer
-}
-
 /** Properties that do not make two statements different (xAPI 1.0.3 §2.3.1 "Statement comparison"). */
 const IGNORED = new Set(['authority', 'stored', 'timestamp', 'version', 'id', 'attachments'])
 const comparable = (statement: Json) => Object.fromEntries(Object.entries(statement).filter(([key]) => !IGNORED.has(key)))
 
 function prepare(statement: Json, by: StoredBy, stored: string): StatementRow {
   const id = (statement.id ?? uuidv4()).toLowerCase()
-  const whole: Json = { ...statement, id, timestamp: statement.timestamp ?? stored, stored, authority: by.authority, version: statement.version ?? '1.0.0' }
+  const whole: Json = {
+    ...statement,
+    id,
+    timestamp: statement.timestamp ?? stored,
+    stored,
+    authority: by.authority,
+    version: statement.version ?? '1.0.0',
+  }
   const object = whole.object ?? {}
   const isActivity = object.objectType === undefined || object.objectType === 'Activity'
   const isAgent = object.objectType === 'Agent' || object.objectType === 'Group'
@@ -117,7 +118,8 @@ export async function storeStatements(
 ): Promise<string[]> {
   const normalized = statements.map((statement, index) => {
     const at = statements.length === 1 ? 'statement' : `statements[${index}]`
-    const shaped = statement && typeof statement === 'object' && !Array.isArray(statement) ? normalizeStatement(statement as Json) : statement
+    const shaped =
+      statement && typeof statement === 'object' && !Array.isArray(statement) ? normalizeStatement(statement as Json) : statement
     assertValidStatement(shaped, at)
     return shaped as Json
   })
@@ -131,7 +133,8 @@ export async function storeStatements(
   const targets = voiding.map((row) => row.statement_ref as string)
   const existing = new Map((await findStatementsByIds(trx, orgId, [...ids, ...targets])).map((row) => [row.id, row]))
   for (const row of voiding) {
-    if (existing.get(row.statement_ref as string)?.verb_id === VOIDED) throw badRequest(`statement ${row.id}: a voiding statement cannot void another voiding statement`)
+    if (existing.get(row.statement_ref as string)?.verb_id === VOIDED)
+      throw badRequest(`statement ${row.id}: a voiding statement cannot void another voiding statement`)
   }
   const fresh = rows.filter((row) => {
     const stored = existing.get(row.id)
