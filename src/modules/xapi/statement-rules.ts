@@ -1,7 +1,10 @@
-import xapiValidation from 'xapi-validation'
+import { createRequire } from 'node:module'
 import { badRequest } from './errors.js'
 
 type Json = Record<string, any>
+
+// A CommonJS module whose function sits under `default`: required, so Node and Vite read it alike.
+const validateStatement: (statement: unknown) => Json[] = createRequire(import.meta.url)('xapi-validation').default
 
 /** What each of xapi-validation's warnings means, for a message that names the field and the rule. */
 const RULES: Record<string, string> = {
@@ -72,8 +75,7 @@ export function normalizeStatement(statement: Json): Json {
 /** The first problem of one statement (`at` names it within a batch), or nothing: a 400 names the field. */
 export function assertValidStatement(statement: unknown, at: string): void {
   if (!statement || typeof statement !== 'object' || Array.isArray(statement)) throw badRequest(`${at}: a statement must be a JSON object`)
-  // A CommonJS module: its export sits under `default`.
-  const warnings = xapiValidation.default(statement) as Json[]
+  const warnings = validateStatement(statement)
   if (warnings.length) throw badRequest(`${at}: ${describe(warnings[0])}`)
   for (const rule of extraRules) {
     const problem = rule.check(statement as Json)

@@ -30,6 +30,8 @@ export const xapiRoutes =
       reply.header('access-control-allow-origin', request.headers.origin ?? '*')
       reply.header('access-control-expose-headers', EXPOSED.join(', '))
       reply.header('vary', 'Origin')
+      // Every answer of the statement resource says how current it is, a refused query too (the handler restates it).
+      if (request.routeOptions.url?.endsWith('/statements')) reply.header('x-experience-api-consistent-through', new Date().toISOString())
     })
     app.options('/*', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
       reply
