@@ -37,7 +37,12 @@ export function ssoKit(t: TestApp) {
     /** The answer is a Seaworthy token of that user. */
     async expectSignedInAs(res: { status: number; body: any }, userId: string) {
       expect(res.status).toBe(200)
-      expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 3600 })
+      expect(res.body).toEqual({
+        access_token: expect.any(String),
+        token_type: 'bearer',
+        expires_in: 3600,
+        refresh_token: expect.any(String),
+      })
       const me = await client(t.app, res.body.access_token).get('/api/v1/users/me')
       expect(me.status).toBe(200)
       expect(me.body.user.id).toBe(userId)
