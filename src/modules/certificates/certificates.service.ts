@@ -27,7 +27,7 @@ export async function createCertificate(db: Db, actor: Actor, userId: string, bo
   assertCanReachUser(actor, userId)
   const upload = columns.upload_id ? { id: columns.upload_id, ownerId: rowOwner(actor) } : undefined
   const review = initialReview(actor, 'certificate')
-  return createdOrThrow(await insertCertificate(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor }))
+  return createdOrThrow(insertCertificate(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor }))
 }
 
 /** PATCH: omitted fields stay, null clears; certificateType cannot change. */

@@ -39,9 +39,7 @@ export async function createIdentityDocument(db: Db, actor: Actor, userId: strin
   assertCanReachUser(actor, userId)
   const upload = columns.upload_id ? { id: columns.upload_id, ownerId: rowOwner(actor) } : undefined
   const review = initialReview(actor, 'identity_document')
-  return createdOrThrow(
-    await insertIdentityDocument(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor }),
-  )
+  return createdOrThrow(insertIdentityDocument(db, actor.orgId, days, { id: uuidv7(), userId, columns, upload, review, source: actor }))
 }
 
 /** PATCH: omitted fields stay, null clears; documentType cannot change. */
