@@ -48,6 +48,8 @@ export const EVENT_TYPES = [
   'webhook.deleted',
   'webhook.secret_rotated',
   'webhook.test',
+  'xapi_credential.created',
+  'xapi_credential.deleted',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 

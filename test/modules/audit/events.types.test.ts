@@ -33,6 +33,8 @@ const ok = <T extends { status: number; body: any }>(res: T, status = 200) => {
   return res.body
 }
 
+const createXapiCredential = async (headers = {}) =>
+  ok(await org.admin.api.post('/api/v1/learn/xapi/credentials', { name: 'Audit' }, headers), 201)
 const createShip = async (headers = {}) =>
   ok(await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Audit', imoNumber: nextImo() }, headers), 201)
 const createDocument = async (headers = {}) =>
@@ -436,6 +438,21 @@ const CASES: Case[] = [
       const items = [{ role: 'Cook', documentTypes: ['passport'], certificateTypes: ['medical'] }]
       ok(await org.admin.api.put('/api/v1/crew/requirements', { items }, h))
       return { target: { type: 'organization', id: org.id }, actor: org.admin, data: changes({ items: [[], items] }) }
+    },
+  },
+  {
+    type: 'xapi_credential.created',
+    produce: async (h) => {
+      const { secret: _, ...credential } = await createXapiCredential(h)
+      return { target: { type: 'xapi_credential', id: credential.id }, actor: org.admin, data: credential }
+    },
+  },
+  {
+    type: 'xapi_credential.deleted',
+    produce: async (h) => {
+      const { secret: _, ...credential } = await createXapiCredential()
+      ok(await org.admin.api.delete(`/api/v1/learn/xapi/credentials/${credential.id}`, h), 204)
+      return { target: { type: 'xapi_credential', id: credential.id }, actor: org.admin, data: credential }
     },
   },
 ]
