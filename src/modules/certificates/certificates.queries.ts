@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely'
+import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { CertificatesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
@@ -27,12 +27,7 @@ export async function findCertificate(db: Db, orgId: string, days: number, id: s
   return row && toCertificate(row)
 }
 
-const insert = reviewedInsert(
-  'certificates',
-  'certificate.created',
-  (p) =>
-    sql`select doc.id as target_id, ${certificateWire(p.orgId, p.days!)('doc', 'ver')} as data from doc join ver on ver.target_id = doc.id`,
-)
+const insert = reviewedInsert('certificates', 'certificate.created', (p) => certificateWire(p.orgId, p.days!))
 
 /** Creates a certificate, its verification and its `certificate.created` event in one statement (`reviewedInsert`). */
 export async function insertCertificate(

@@ -1,14 +1,12 @@
-import { type Selectable, sql } from 'kysely'
+import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { IdentityDocumentsTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
-import { isoSql } from '../../lib/dates.js'
 import {
   type ExpiringRow,
   expiringById,
   expiringOfUser,
   expiringWireSql,
-  expiryStatusOfRow,
   toExpiringFields,
 } from '../crew-records/crew-records.queries.js'
 import type { ExpiryListQuery } from '../crew-records/crew-records.schemas.js'
@@ -35,52 +33,16 @@ export async function findIdentityDocument(db: Db, orgId: string, days: number, 
   return row && toIdentityDocument(row)
 }
 
-type NewIdentityDocument = NewReviewed<'identity_documents'>
-
-/** What the request fixed of the created document's wire shape, as JSON: the event's data but its times and expiry status. */
-function knownData(doc: NewIdentityDocument, orgId: string) {
-  const { id, userId, columns, review } = doc
-  const known = toIdentityDocument({
-    document_number: null,
-    issuing_country: null,
-    issue_date: null,
-    expiry_date: null,
-    upload_id: null,
-    notes: null,
-    ...columns,
-    id,
-    organization_id: orgId,
-    user_id: userId,
-    created_at: new Date(0),
-    updated_at: new Date(0),
-    expiry_status: 'valid',
-    target_type: 'identity_document',
-    target_id: id,
-    status: review.fields.status,
-    rejection_reason: review.fields.rejection_reason,
-    reviewed_at: review.fields.reviewed_at,
-  })
-  return JSON.stringify(known)
-}
-
-// The event's data: what the request fixed, mapped in TypeScript, with the times and the expiry status of the inserted row.
-const insert = reviewedInsert(
-  'identity_documents',
-  'identity_document.created',
-  (p) => sql`select doc.id as target_id, ${p.data}::jsonb || jsonb_build_object(
-      'createdAt', ${isoSql(sql.ref('doc.created_at'))}, 'updatedAt', ${isoSql(sql.ref('doc.updated_at'))},
-      'status', ${expiryStatusOfRow('doc', 'identity_documents', p.orgId, p.days!)}) as data
-    from doc`,
-)
+const insert = reviewedInsert('identity_documents', 'identity_document.created', (p) => identityDocumentWire(p.orgId, p.days!))
 
 /** Creates a document, its verification and its event in one statement (`reviewedInsert`). */
 export async function insertIdentityDocument(
   db: Db,
   orgId: string,
   days: number,
-  doc: NewIdentityDocument,
+  doc: NewReviewed<'identity_documents'>,
 ): Promise<InsertOutcome<IdentityDocument>> {
-  const outcome = await insert(db, { orgId, record: doc, days, data: knownData(doc, orgId) })
+  const outcome = await insert(db, { orgId, record: doc, days })
   if (outcome.found !== 'created') return outcome
   return { found: 'created', row: toIdentityDocument(outcome.row as ExpiringRow & Selectable<IdentityDocumentsTable>) }
 }
