@@ -1,4 +1,4 @@
--- insertIdentityDocument: with an upload a crew member references
+-- insertExpiring (identity documents): with an upload a crew member references
 with
   "owner" as (
     select
