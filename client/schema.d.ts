@@ -2787,6 +2787,9 @@ export interface components {
          *       "callSign": "LAXY7",
          *       "flag": "Norway",
          *       "portOfRegistry": "Bergen",
+         *       "shipType": "bulk_carrier",
+         *       "grossTonnage": 32500,
+         *       "propulsionPowerKw": 9480,
          *       "createdAt": "2026-06-15T08:30:00.000Z"
          *     }
          */
@@ -2799,6 +2802,13 @@ export interface components {
             callSign: string | null;
             flag: string | null;
             portOfRegistry: string | null;
+            /**
+             * @description The kind of ship (DECISIONS §14)
+             * @enum {unknown}
+             */
+            shipType: "bulk_carrier" | "oil_tanker" | "chemical_tanker" | "gas_tanker" | "container" | "general_cargo" | "ro_ro" | "passenger" | "offshore" | "tug" | "fishing" | "other" | null;
+            grossTonnage: number | null;
+            propulsionPowerKw: number | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -2814,6 +2824,15 @@ export interface components {
             callSign?: string | null;
             flag?: string | null;
             portOfRegistry?: string | null;
+            /**
+             * @description The kind of ship (DECISIONS §14)
+             * @enum {unknown}
+             */
+            shipType?: "bulk_carrier" | "oil_tanker" | "chemical_tanker" | "gas_tanker" | "container" | "general_cargo" | "ro_ro" | "passenger" | "offshore" | "tug" | "fishing" | "other" | null;
+            /** @description Gross tonnage (GT) */
+            grossTonnage?: number | null;
+            /** @description Main propulsion power in kW */
+            propulsionPowerKw?: number | null;
         };
         /** ShipPage */
         ShipPage: {
@@ -2853,6 +2872,15 @@ export interface components {
             callSign?: string | null;
             flag?: string | null;
             portOfRegistry?: string | null;
+            /**
+             * @description The kind of ship (DECISIONS §14)
+             * @enum {unknown}
+             */
+            shipType?: "bulk_carrier" | "oil_tanker" | "chemical_tanker" | "gas_tanker" | "container" | "general_cargo" | "ro_ro" | "passenger" | "offshore" | "tug" | "fishing" | "other" | null;
+            /** @description Gross tonnage (GT) */
+            grossTonnage?: number | null;
+            /** @description Main propulsion power in kW */
+            propulsionPowerKw?: number | null;
         };
         /** SsoSettings */
         SsoSettings: {
@@ -4107,6 +4135,9 @@ export interface operations {
                      *           "callSign": "LAXY7",
                      *           "flag": "Norway",
                      *           "portOfRegistry": "Bergen",
+                     *           "shipType": "bulk_carrier",
+                     *           "grossTonnage": 32500,
+                     *           "propulsionPowerKw": 9480,
                      *           "createdAt": "2026-06-15T08:30:00.000Z"
                      *         }
                      *       ],
@@ -4187,7 +4218,9 @@ export interface operations {
                  * @example {
                  *       "name": "Nordic Star",
                  *       "imoNumber": "IMO 9074729",
-                 *       "flag": "Norway"
+                 *       "flag": "Norway",
+                 *       "shipType": "bulk_carrier",
+                 *       "grossTonnage": 32500
                  *     }
                  */
                 "application/json": components["schemas"]["ShipCreate"];
@@ -4209,6 +4242,9 @@ export interface operations {
                      *       "callSign": "LAXY7",
                      *       "flag": "Norway",
                      *       "portOfRegistry": "Bergen",
+                     *       "shipType": "bulk_carrier",
+                     *       "grossTonnage": 32500,
+                     *       "propulsionPowerKw": 9480,
                      *       "createdAt": "2026-06-15T08:30:00.000Z"
                      *     }
                      */
@@ -4336,6 +4372,9 @@ export interface operations {
                      *       "callSign": "LAXY7",
                      *       "flag": "Norway",
                      *       "portOfRegistry": "Bergen",
+                     *       "shipType": "bulk_carrier",
+                     *       "grossTonnage": 32500,
+                     *       "propulsionPowerKw": 9480,
                      *       "createdAt": "2026-06-15T08:30:00.000Z"
                      *     }
                      */
@@ -4599,6 +4638,9 @@ export interface operations {
                      *       "callSign": "LAXY7",
                      *       "flag": "Norway",
                      *       "portOfRegistry": "Bergen",
+                     *       "shipType": "bulk_carrier",
+                     *       "grossTonnage": 32500,
+                     *       "propulsionPowerKw": 9480,
                      *       "createdAt": "2026-06-15T08:30:00.000Z"
                      *     }
                      */

@@ -35,6 +35,21 @@ export const CERTIFICATE_TYPES = [
   'other',
 ] as const
 export type CertificateType = (typeof CERTIFICATE_TYPES)[number]
+export const SHIP_TYPES = [
+  'bulk_carrier',
+  'oil_tanker',
+  'chemical_tanker',
+  'gas_tanker',
+  'container',
+  'general_cargo',
+  'ro_ro',
+  'passenger',
+  'offshore',
+  'tug',
+  'fishing',
+  'other',
+] as const
+export type ShipType = (typeof SHIP_TYPES)[number]
 /** Every document and certificate type: the keys of the per-type settings maps and of the expiry list's filter. */
 export const RECORD_TYPES = [...DOCUMENT_TYPES, ...CERTIFICATE_TYPES]
 export type RecordType = DocumentType | CertificateType
@@ -85,6 +100,9 @@ export interface ShipsTable {
   call_sign: Nullable<string>
   flag: Nullable<string>
   port_of_registry: Nullable<string>
+  ship_type: Nullable<ShipType>
+  gross_tonnage: Nullable<number>
+  propulsion_power_kw: Nullable<number>
   created_at: CreatedAt
   updated_at: Timestamp
 }
