@@ -705,6 +705,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/users/{user_id}/sea-service": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A person's sea service and STCW revalidation
+         * @description Staff, and crew for themselves (another person is a 404). Verified experience only; calendar days, both ends included, up to as_of; a day two periods cover counts once, for the earlier-starting one. revalidation follows STCW regulation I/11: at least 365 days in the last five years.
+         */
+        get: operations["getSeaService"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/sea-service": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fleet's sea service
+         * @description Staff only. People of the organization with any counted day, most totalDays first (then userId); role adds daysInRole, ship_type counts only periods of that type, min_days keeps people with at least that many days (in role when given). Cursor-paged, or every match as CSV.
+         */
+        get: operations["listFleetSeaService"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/courses/": {
         parameters: {
             query?: never;
@@ -1158,7 +1198,7 @@ export interface paths {
         };
         /**
          * The requirements matrix
-         * @description Every role. Per assignment role, the identity document and certificate types a person needs to be ready; an assignment needs the union of the item matching its role (trimmed, case-insensitively) and the "*" item.
+         * @description Every role. Per assignment role, the identity document and certificate types a person needs to be ready; an assignment needs the union of the item matching its role (trimmed, case-insensitively) and the "*" item, and the larger of their minSeaServiceDays (null when not set).
          */
         get: operations["listRequirements"];
         /**
@@ -2247,6 +2287,55 @@ export interface components {
             hasMore: boolean;
             totalCount: number | null;
         };
+        /**
+         * FleetSeaServiceItem
+         * @example {
+         *       "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+         *       "userName": "Maria Santos",
+         *       "totalDays": 1460,
+         *       "daysInRole": 620,
+         *       "lastFiveYearsDays": 1100,
+         *       "eligible": true
+         *     }
+         */
+        FleetSeaServiceItem: {
+            /** Format: uuid */
+            userId: string;
+            userName: string;
+            /** @description Calendar days, both ends included */
+            totalDays: number;
+            /** @description The days in `role`; null without `role` */
+            daysInRole: number | null;
+            /** @description Calendar days, both ends included */
+            lastFiveYearsDays: number;
+            /** @description lastFiveYearsDays ≥ 365 */
+            eligible: boolean;
+        };
+        /**
+         * FleetSeaServiceItemPage
+         * @example {
+         *       "items": [
+         *         {
+         *           "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+         *           "userName": "Maria Santos",
+         *           "totalDays": 1460,
+         *           "daysInRole": 620,
+         *           "lastFiveYearsDays": 1100,
+         *           "eligible": true
+         *         }
+         *       ],
+         *       "nextCursor": null,
+         *       "hasMore": false,
+         *       "totalCount": null
+         *     }
+         */
+        FleetSeaServiceItemPage: {
+            items: components["schemas"]["FleetSeaServiceItem"][];
+            nextCursor: string | null;
+            /** @default false */
+            hasMore: boolean;
+            totalCount: number | null;
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             detail: {
@@ -2655,6 +2744,8 @@ export interface components {
              *     ]
              */
             certificateTypes: ("stcw_basic_safety" | "deck_certificate" | "gmdss_endorsement" | "oil_tanker_endorsement" | "medical" | "flag_certificate" | "other")[];
+            /** @description Days of verified sea service in this role a person needs by the start of the assignment (DECISIONS §14); the larger of the role's item and "*" applies; null: none */
+            minSeaServiceDays: number | null;
         };
         /** Requirements */
         Requirements: {
@@ -2672,6 +2763,8 @@ export interface components {
                 documentTypes: ("passport" | "us_visa" | "seaman_book" | "national_id")[];
                 /** @default [] */
                 certificateTypes: ("stcw_basic_safety" | "deck_certificate" | "gmdss_endorsement" | "oil_tanker_endorsement" | "medical" | "flag_certificate" | "other")[];
+                /** @description Days of verified sea service in this role a person needs by the start of the assignment (DECISIONS §14); the larger of the role's item and "*" applies; null: none */
+                minSeaServiceDays?: number | null;
             }[];
         };
         /**
@@ -2767,6 +2860,75 @@ export interface components {
             /** @default false */
             hasMore: boolean;
             totalCount: number | null;
+        };
+        /** SeaService */
+        SeaService: {
+            /**
+             * Format: date
+             * @example 2026-06-15
+             */
+            asOf: string;
+            /** @description Calendar days, both ends included */
+            totalDays: number;
+            /** @description Most days first */
+            byRole: {
+                role: string;
+                /** @description Calendar days, both ends included */
+                days: number;
+            }[];
+            /** @description Most days first */
+            byShipType: {
+                shipType: string | null;
+                /** @description Calendar days, both ends included */
+                days: number;
+            }[];
+            /** @description Every experience row starting on or before asOf, oldest first */
+            periods: {
+                /**
+                 * @description "assignment" when made from an ended assignment
+                 * @enum {unknown}
+                 */
+                source: "manual" | "assignment";
+                /** Format: uuid */
+                id: string;
+                /** @description The assignment's ship; null for rows typed by people */
+                shipName: string | null;
+                shipType: string | null;
+                /** @description The experience row's position */
+                role: string;
+                /**
+                 * Format: date
+                 * @example 2026-06-15
+                 */
+                startDate: string;
+                /**
+                 * Format: date
+                 * @example 2026-06-15
+                 */
+                endDate: string | null;
+                /** @description Its own days up to asOf */
+                days: number;
+                /** @description The days it contributes: 0 unless verified; days an earlier period holds are not counted again */
+                countedDays: number;
+            }[];
+            /** @description Each pair of counted periods sharing days */
+            overlaps: {
+                /** @description The earlier period first */
+                ids: string[];
+                /** @description The days both cover */
+                days: number;
+            }[];
+            /** @description Calendar days, both ends included */
+            lastFiveYearsDays: number;
+            /** @description Calendar days, both ends included */
+            lastSixMonthsDays: number;
+            /** @description STCW regulation I/11: revalidating a certificate of competency */
+            revalidation: {
+                /** @description At least 365 days in the last five years (STCW regulation I/11) */
+                eligible: boolean;
+                /** @description Calendar days, both ends included */
+                daysNeeded: number;
+            };
         };
         /** Session */
         Session: {
@@ -9713,6 +9875,288 @@ export interface operations {
             };
         };
     };
+    getSeaService: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only days up to this date count (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: SeaService */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asOf": "2026-06-15",
+                     *       "totalDays": 380,
+                     *       "byRole": [
+                     *         {
+                     *           "role": "Second Officer",
+                     *           "days": 380
+                     *         }
+                     *       ],
+                     *       "byShipType": [
+                     *         {
+                     *           "shipType": "bulk_carrier",
+                     *           "days": 380
+                     *         }
+                     *       ],
+                     *       "periods": [
+                     *         {
+                     *           "source": "assignment",
+                     *           "id": "0190a000-0000-7000-8000-000000000a21",
+                     *           "shipName": "Nordic Star",
+                     *           "shipType": "bulk_carrier",
+                     *           "role": "Second Officer",
+                     *           "startDate": "2025-01-01",
+                     *           "endDate": "2025-06-30",
+                     *           "days": 181,
+                     *           "countedDays": 181
+                     *         },
+                     *         {
+                     *           "source": "manual",
+                     *           "id": "0190a000-0000-7000-8000-000000000a22",
+                     *           "shipName": null,
+                     *           "shipType": "bulk_carrier",
+                     *           "role": "Second Officer",
+                     *           "startDate": "2025-06-01",
+                     *           "endDate": "2026-01-15",
+                     *           "days": 229,
+                     *           "countedDays": 199
+                     *         }
+                     *       ],
+                     *       "overlaps": [
+                     *         {
+                     *           "ids": [
+                     *             "0190a000-0000-7000-8000-000000000a21",
+                     *             "0190a000-0000-7000-8000-000000000a22"
+                     *           ],
+                     *           "days": 30
+                     *         }
+                     *       ],
+                     *       "lastFiveYearsDays": 380,
+                     *       "lastSixMonthsDays": 31,
+                     *       "revalidation": {
+                     *         "eligible": true,
+                     *         "daysNeeded": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SeaService"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listFleetSeaService: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                include_count?: boolean;
+                /** @description daysInRole counts the days in this position (trimmed, case-insensitively) */
+                role?: string;
+                /** @description Count only periods of this ship type */
+                ship_type?: string;
+                /** @description Only people with at least this many days (in `role` when given) */
+                min_days?: number;
+                /**
+                 * @description Only days up to this date count (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+                /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: a page of the list, or every matching row as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FleetSeaServiceItemPage"];
+                    /** @example userId,userName,totalDays,daysInRole,lastFiveYearsDays,eligible */
+                    "text/csv": string;
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listCourses: {
         parameters: {
             query?: {
@@ -13650,7 +14094,8 @@ export interface operations {
                      *           "certificateTypes": [
                      *             "stcw_basic_safety",
                      *             "medical"
-                     *           ]
+                     *           ],
+                     *           "minSeaServiceDays": null
                      *         },
                      *         {
                      *           "role": "Captain",
@@ -13660,7 +14105,8 @@ export interface operations {
                      *           "certificateTypes": [
                      *             "deck_certificate",
                      *             "gmdss_endorsement"
-                     *           ]
+                     *           ],
+                     *           "minSeaServiceDays": 365
                      *         }
                      *       ]
                      *     }
@@ -13733,7 +14179,8 @@ export interface operations {
                  *           "certificateTypes": [
                  *             "stcw_basic_safety",
                  *             "medical"
-                 *           ]
+                 *           ],
+                 *           "minSeaServiceDays": null
                  *         },
                  *         {
                  *           "role": "Captain",
@@ -13743,7 +14190,8 @@ export interface operations {
                  *           "certificateTypes": [
                  *             "deck_certificate",
                  *             "gmdss_endorsement"
-                 *           ]
+                 *           ],
+                 *           "minSeaServiceDays": 365
                  *         }
                  *       ]
                  *     }
@@ -13770,7 +14218,8 @@ export interface operations {
                      *           "certificateTypes": [
                      *             "stcw_basic_safety",
                      *             "medical"
-                     *           ]
+                     *           ],
+                     *           "minSeaServiceDays": null
                      *         },
                      *         {
                      *           "role": "Captain",
@@ -13780,7 +14229,8 @@ export interface operations {
                      *           "certificateTypes": [
                      *             "deck_certificate",
                      *             "gmdss_endorsement"
-                     *           ]
+                     *           ],
+                     *           "minSeaServiceDays": 365
                      *         }
                      *       ]
                      *     }

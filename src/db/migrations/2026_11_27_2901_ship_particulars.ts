@@ -29,5 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`alter table ships drop column if exists ship_type, drop column if exists gross_tonnage, drop column if exists propulsion_power_kw`.execute(db)
+  await sql`alter table ships drop column if exists ship_type, drop column if exists gross_tonnage, drop column if exists propulsion_power_kw`.execute(
+    db,
+  )
 }

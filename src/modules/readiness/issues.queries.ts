@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely'
+import { roleKey } from '../../lib/role-key.js'
 import { expiryWindowDays, openEndedHorizonDays, validityMarginDays } from '../organizations/settings.queries.js'
 import { BLOCKERS, type Code } from './readiness.schemas.js'
 
@@ -15,10 +16,6 @@ export interface VerdictContext {
   /** EXPIRING_SOON_DAYS: the window of types the organization set none for. */
   defaultWindowDays: number
 }
-
-/** Everything JavaScript's String.prototype.trim removes: roles match "after trimming" the same way in SQL. */
-const WHITESPACE =
-  '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff'
 
 const settings = sql<unknown>`org.settings`
 
@@ -53,7 +50,7 @@ export function issuesOf(ctx: VerdictContext): RawBuilder<unknown> {
         union all
         select 'certificate', unnest(q.certificate_types)
       ) t
-      where q.organization_id = a.organization_id and lower(q.role) in (lower(btrim(a.role, ${WHITESPACE})), '*')
+      where q.organization_id = a.organization_id and lower(q.role) in (${roleKey(sql`a.role`)}, '*')
     ) rq
     left join lateral (
       -- The document judged: the latest expiry among those not rejected (none = latest), verified first,
