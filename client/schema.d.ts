@@ -2638,11 +2638,11 @@ export interface components {
          * ReadinessCode
          * @enum {unknown}
          */
-        ReadinessCode: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "course_overdue" | "course_not_passed";
+        ReadinessCode: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "sea_service_insufficient" | "course_overdue" | "course_not_passed";
         /** ReadinessIssue */
         ReadinessIssue: {
             code: components["schemas"]["ReadinessCode"];
-            /** @description The document or certificate type; for course issues, the course id */
+            /** @description The document or certificate type; "sea_service" for sea_service_insufficient; for course issues, the course id */
             requirement: string;
             /**
              * @description "requirement" when no document of the type exists
@@ -14583,7 +14583,7 @@ export interface operations {
                 user_id?: string;
                 ready?: boolean;
                 /** @description Only assignments having this blocker or warning */
-                code?: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "course_overdue" | "course_not_passed";
+                code?: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "sea_service_insufficient" | "course_overdue" | "course_not_passed";
                 /** @description Active on as_of: endDate null or on/after as_of */
                 is_active?: boolean;
                 /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */
