@@ -280,7 +280,7 @@ export interface paths {
         put?: never;
         /**
          * Add an identity document
-         * @description Crew add their own, staff anyone's. Optional `uploadId` links a finalized upload; the document awaits review from the start.
+         * @description Crew add their own, admins and office admins anyone's. Optional `uploadId` links a finalized upload; the document awaits review from the start.
          */
         post: operations["createIdentityDocument"];
         delete?: never;
@@ -305,14 +305,14 @@ export interface paths {
         post?: never;
         /**
          * Delete an identity document
-         * @description Crew delete their own, staff anyone's.
+         * @description Crew delete their own, admins and office admins anyone's.
          */
         delete: operations["deleteIdentityDocument"];
         options?: never;
         head?: never;
         /**
          * Update an identity document
-         * @description Only the fields sent change; a change to a verified or rejected document sends it back to review.
+         * @description Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected document sends it back to review.
          */
         patch: operations["updateIdentityDocument"];
         trace?: never;
@@ -328,7 +328,7 @@ export interface paths {
         put?: never;
         /**
          * Submit for review
-         * @description Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
+         * @description Crew submit their own, admins and office admins anyone's. Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
          */
         post: operations["submitIdentityDocument"];
         delete?: never;
@@ -392,7 +392,7 @@ export interface paths {
         put?: never;
         /**
          * Add a certificate
-         * @description Crew add their own, staff anyone's. Optional `uploadId` links a finalized upload; the certificate awaits review from the start.
+         * @description Crew add their own, admins and office admins anyone's. Optional `uploadId` links a finalized upload; the certificate awaits review from the start.
          */
         post: operations["createCertificate"];
         delete?: never;
@@ -417,14 +417,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a certificate
-         * @description Crew delete their own, staff anyone's.
+         * @description Crew delete their own, admins and office admins anyone's.
          */
         delete: operations["deleteCertificate"];
         options?: never;
         head?: never;
         /**
          * Update a certificate
-         * @description Only the fields sent change; a change to a verified or rejected certificate sends it back to review.
+         * @description Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected certificate sends it back to review.
          */
         patch: operations["updateCertificate"];
         trace?: never;
@@ -440,7 +440,7 @@ export interface paths {
         put?: never;
         /**
          * Submit for review
-         * @description Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
+         * @description Crew submit their own, admins and office admins anyone's. Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
          */
         post: operations["submitCertificate"];
         delete?: never;
@@ -504,7 +504,7 @@ export interface paths {
         put?: never;
         /**
          * Add a sea-service record
-         * @description Crew add their own, staff anyone's. Not in review until submitted.
+         * @description Crew add their own, admins and office admins anyone's. Not in review until submitted.
          */
         post: operations["createExperience"];
         delete?: never;
@@ -525,14 +525,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a sea-service record
-         * @description Crew delete their own, staff anyone's.
+         * @description Crew delete their own, admins and office admins anyone's.
          */
         delete: operations["deleteExperience"];
         options?: never;
         head?: never;
         /**
          * Update a sea-service record
-         * @description Only the fields sent change; a change to a verified or rejected record sends it back to review.
+         * @description Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected record sends it back to review.
          */
         patch: operations["updateExperience"];
         trace?: never;
@@ -548,7 +548,7 @@ export interface paths {
         put?: never;
         /**
          * Submit for review
-         * @description Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
+         * @description Crew submit their own, admins and office admins anyone's. Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
          */
         post: operations["submitExperience"];
         delete?: never;
@@ -612,7 +612,7 @@ export interface paths {
         put?: never;
         /**
          * Add a next of kin
-         * @description Crew add their own, staff anyone's.
+         * @description Crew add their own, admins and office admins anyone's.
          */
         post: operations["createNextOfKin"];
         delete?: never;
@@ -633,14 +633,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a next of kin
-         * @description Crew delete their own, staff anyone's.
+         * @description Crew delete their own, admins and office admins anyone's.
          */
         delete: operations["deleteNextOfKin"];
         options?: never;
         head?: never;
         /**
          * Update a next of kin
-         * @description Only the fields sent change.
+         * @description Crew change their own, admins and office admins anyone's. Only the fields sent change.
          */
         patch: operations["updateNextOfKin"];
         trace?: never;
@@ -904,7 +904,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a user to a ship
-         * @description Managers only. A user has at most one active assignment per ship (409).
+         * @description Admins and office admins only. A user has at most one active assignment per ship (409).
          */
         post: operations["createAssignment"];
         delete?: never;
@@ -932,7 +932,7 @@ export interface paths {
         head?: never;
         /**
          * Update an assignment
-         * @description Managers only. Only the fields sent change; the end date may not precede the start date, and a second active assignment on the ship is a 409.
+         * @description Admins and office admins only. Only the fields sent change; the end date may not precede the start date, and a second active assignment on the ship is a 409.
          */
         patch: operations["updateAssignment"];
         trace?: never;
@@ -948,7 +948,7 @@ export interface paths {
         put?: never;
         /**
          * Update assignments in bulk
-         * @description Managers only. One change applied to every listed assignment, all or nothing.
+         * @description Admins only. One change applied to every listed assignment; each one it cannot apply is left unchanged and reported with why (`failedAssignmentIds`, `errors`). A concurrent change that gives a user a second active assignment on a ship is a 409.
          */
         post: operations["bulkUpdateAssignments"];
         delete?: never;
@@ -968,7 +968,7 @@ export interface paths {
         put?: never;
         /**
          * Assign users to a ship in bulk
-         * @description Managers only. One assignment per listed user on the ship, all or nothing; a second active assignment is a 409.
+         * @description Admins only. One assignment per listed user on the ship; users who already have an active one there are skipped (`skippedUserIds`). A concurrent change that gives one of them an active assignment on the ship meanwhile is a 409.
          */
         post: operations["bulkCreateAssignments"];
         delete?: never;
@@ -988,7 +988,7 @@ export interface paths {
         put?: never;
         /**
          * Assign courses to assignments in bulk
-         * @description Managers only. Adds the courses (listed, or those of a curriculum) to every listed assignment that lacks them, each with a registration; all or nothing.
+         * @description Admins only. Adds the courses (listed, or those of a curriculum) to every listed assignment that lacks them, each with a registration; assignments not found are reported in `failedAssignmentIds`.
          */
         post: operations["bulkAssignCourses"];
         delete?: never;
@@ -1008,7 +1008,7 @@ export interface paths {
         put?: never;
         /**
          * Remove courses from assignments in bulk
-         * @description Managers only. Removes the courses from every listed assignment that has them; a registration with attempts is kept as history.
+         * @description Admins only. Removes the courses from every listed assignment that has them; a registration with attempts is kept as history; assignments not found are reported in `failedAssignmentIds`.
          */
         post: operations["bulkRemoveCourses"];
         delete?: never;
@@ -1086,7 +1086,7 @@ export interface paths {
         };
         /**
          * Course difficulty, hardest first
-         * @description Per course: mean attempts, pass rate and enrollments, hardest first.
+         * @description Admins only. Per course: mean attempts, pass rate and enrollments, hardest first.
          */
         get: operations["getCourseDifficulty"];
         put?: never;

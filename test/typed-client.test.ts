@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSeaworthyClient, type SeaworthyClient } from '../client/index.js'
-import { pdfWithPages } from '../src/modules/uploads/uploads.test-helpers.js'
+import { pdfWithPages } from './fixtures/uploads.js'
 import { buildTestApp, type TestApp } from './app.js'
 import { createOrg, nextImo, type TestOrg } from './factories.js'
 

@@ -24,7 +24,7 @@ export const userCertificatesRoutes: ModulePlugin = (app, { db, config }) => {
         operationId: 'createCertificate',
         summary: 'Add a certificate',
         description:
-          "Crew add their own, staff anyone's. Optional `uploadId` links a finalized upload; the certificate awaits review from the start.",
+          "Crew add their own, admins and office admins anyone's. Optional `uploadId` links a finalized upload; the certificate awaits review from the start.",
         tags,
         params: UserParams,
         body: CertificateCreate,
@@ -91,7 +91,7 @@ export const certificateRoutes: ModulePlugin = (app, { db, config }) => {
       schema: {
         operationId: 'updateCertificate',
         summary: 'Update a certificate',
-        description: 'Only the fields sent change; a change to a verified or rejected certificate sends it back to review.',
+        description: "Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected certificate sends it back to review.",
         tags,
         params: CertificateParams,
         body: CertificateUpdate,
@@ -108,7 +108,7 @@ export const certificateRoutes: ModulePlugin = (app, { db, config }) => {
       schema: {
         operationId: 'deleteCertificate',
         summary: 'Delete a certificate',
-        description: "Crew delete their own, staff anyone's.",
+        description: "Crew delete their own, admins and office admins anyone's.",
         tags,
         params: CertificateParams,
         response: { 204: NoContent },

@@ -24,7 +24,7 @@ export const userIdentityDocumentsRoutes: ModulePlugin = (app, { db, config }) =
         operationId: 'createIdentityDocument',
         summary: 'Add an identity document',
         description:
-          "Crew add their own, staff anyone's. Optional `uploadId` links a finalized upload; the document awaits review from the start.",
+          "Crew add their own, admins and office admins anyone's. Optional `uploadId` links a finalized upload; the document awaits review from the start.",
         tags,
         params: UserParams,
         body: IdentityDocumentCreate,
@@ -91,7 +91,7 @@ export const identityDocumentRoutes: ModulePlugin = (app, { db, config }) => {
       schema: {
         operationId: 'updateIdentityDocument',
         summary: 'Update an identity document',
-        description: 'Only the fields sent change; a change to a verified or rejected document sends it back to review.',
+        description: "Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected document sends it back to review.",
         tags,
         params: DocumentParams,
         body: IdentityDocumentUpdate,
@@ -108,7 +108,7 @@ export const identityDocumentRoutes: ModulePlugin = (app, { db, config }) => {
       schema: {
         operationId: 'deleteIdentityDocument',
         summary: 'Delete an identity document',
-        description: "Crew delete their own, staff anyone's.",
+        description: "Crew delete their own, admins and office admins anyone's.",
         tags,
         params: DocumentParams,
         response: { 204: NoContent },
