@@ -20,7 +20,7 @@ export const userSeaServiceRoutes: ModulePlugin = (app, { db }) => {
         description:
           'Staff, and crew for themselves (another person is a 404). Verified experience only; calendar days, both ends included, ' +
           'up to as_of; a day two periods cover counts once, for the earlier-starting one. revalidation follows STCW regulation I/11: ' +
-          'at least 365 days in the last five years.',
+          'at least a year of days in the last five years.',
         tags,
         params: UserParams,
         querystring: SeaServiceQuery,
