@@ -2070,6 +2070,8 @@ export interface components {
          *       "startDate": "2022-01-10",
          *       "endDate": "2024-12-20",
          *       "notes": null,
+         *       "source": "manual",
+         *       "assignmentId": null,
          *       "verification": {
          *         "targetType": "experience",
          *         "targetId": "0190a000-0000-7000-8000-000000000a0b",
@@ -2098,6 +2100,13 @@ export interface components {
              */
             endDate: string | null;
             notes: string | null;
+            /**
+             * @description "assignment": made from an ended assignment (DECISIONS §14); "manual": typed by people
+             * @enum {unknown}
+             */
+            source: "manual" | "assignment";
+            /** Format: uuid */
+            assignmentId: string | null;
             verification: components["schemas"]["Verification"] | null;
             /** Format: date-time */
             createdAt: string;
@@ -7943,6 +7952,8 @@ export interface operations {
                      *         "startDate": "2022-01-10",
                      *         "endDate": "2024-12-20",
                      *         "notes": null,
+                     *         "source": "manual",
+                     *         "assignmentId": null,
                      *         "verification": {
                      *           "targetType": "experience",
                      *           "targetId": "0190a000-0000-7000-8000-000000000a0b",
@@ -8095,6 +8106,8 @@ export interface operations {
                      *       "startDate": "2022-01-10",
                      *       "endDate": "2024-12-20",
                      *       "notes": null,
+                     *       "source": "manual",
+                     *       "assignmentId": null,
                      *       "verification": {
                      *         "targetType": "experience",
                      *         "targetId": "0190a000-0000-7000-8000-000000000a0b",
@@ -8380,6 +8393,8 @@ export interface operations {
                      *       "startDate": "2022-01-10",
                      *       "endDate": "2024-12-20",
                      *       "notes": null,
+                     *       "source": "manual",
+                     *       "assignmentId": null,
                      *       "verification": {
                      *         "targetType": "experience",
                      *         "targetId": "0190a000-0000-7000-8000-000000000a0b",

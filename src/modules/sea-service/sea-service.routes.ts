@@ -2,12 +2,14 @@ import { assertCanReachUser, STAFF } from '../../lib/access.js'
 import { listOrCsv } from '../../lib/csv.js'
 import { todayUtc } from '../../lib/dates.js'
 import { notFound } from '../../lib/errors.js'
+import { IdParams } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
-import { UserParams } from '../users/users.schemas.js'
 import { fleetSeaService, seaServiceSummary } from './sea-service.queries.js'
 import { FleetSeaServiceItem, FleetSeaServicePage, FleetSeaServiceQuery, SeaService, SeaServiceQuery } from './sea-service.schemas.js'
 
 const tags = ['sea-service']
+// Not users' UserParams: the assignments module calls this one, and users reaches assignments.
+const UserParams = IdParams('user_id')
 
 /** Under /api/v1/crew/users/:user_id/sea-service (DECISIONS §14). */
 export const userSeaServiceRoutes: ModulePlugin = (app, { db }) => {
