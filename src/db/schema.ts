@@ -419,6 +419,66 @@ export interface ExpiryNoticesTable {
   created_at: CreatedAt
 }
 
+/** The LRS's credentials (DECISIONS §13.1): the secret only as its SHA-256. */
+export interface XapiCredentialsTable {
+  id: string
+  organization_id: string
+  name: string
+  key: string
+  secret_hash: string
+  scopes: string[]
+  created_by: string | null
+  created_at: CreatedAt
+}
+
+/** xAPI statements: append-only (voiding aside), the whole statement in `statement`, the filter columns beside it. */
+export interface XapiStatementsTable {
+  organization_id: string
+  id: string
+  seq: Generated<string>
+  stored: Timestamp
+  credential_id: string | null
+  actor_key: string | null
+  object_agent_key: string | null
+  verb_id: string
+  activity_id: string | null
+  statement_ref: string | null
+  registration: string | null
+  related_agents: string[]
+  related_activities: string[]
+  voided: ColumnType<boolean, boolean | undefined, boolean>
+  statement: ColumnType<Record<string, unknown>, string, never>
+}
+
+export interface XapiAttachmentsTable {
+  organization_id: string
+  sha2: string
+  content_type: string
+  content: Buffer
+}
+
+export interface XapiActivitiesTable {
+  organization_id: string
+  id: string
+  definition: ColumnType<Record<string, unknown> | null, string | null, string | null>
+}
+
+export const XAPI_DOCUMENT_KINDS = ['state', 'activity_profile', 'agent_profile'] as const
+export type XapiDocumentKind = (typeof XAPI_DOCUMENT_KINDS)[number]
+
+export interface XapiDocumentsTable {
+  organization_id: string
+  kind: XapiDocumentKind
+  activity_id: string
+  agent_key: string
+  registration: string
+  document_id: string
+  content_type: string
+  content: Buffer
+  etag: string
+  updated: Timestamp
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -449,4 +509,9 @@ export interface DB {
   webhooks: WebhooksTable
   webhook_deliveries: WebhookDeliveriesTable
   expiry_notices: ExpiryNoticesTable
+  xapi_credentials: XapiCredentialsTable
+  xapi_statements: XapiStatementsTable
+  xapi_attachments: XapiAttachmentsTable
+  xapi_activities: XapiActivitiesTable
+  xapi_documents: XapiDocumentsTable
 }

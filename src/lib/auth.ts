@@ -121,6 +121,11 @@ async function loadActor(db: Db, actors: ActorCache, claims: TokenClaims): Promi
   return actor
 }
 
+/** The caller a bearer token names, for routes that authenticate themselves (the LRS also takes Basic credentials). */
+export async function actorOfToken(db: Db, tokens: Tokens, actors: ActorCache, token: string): Promise<StoredActor> {
+  return loadActor(db, actors, await tokens.verify(token))
+}
+
 export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens, actors: ActorCache): void {
   app.decorateRequest('actor', null as unknown as Actor)
   app.addHook('onRequest', async (request) => {

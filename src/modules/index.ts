@@ -28,6 +28,8 @@ import { uploadsRoutes } from './uploads/uploads.routes.js'
 import { currentUserRoutes, usersRoutes } from './users/users.routes.js'
 import { profileVerificationRoutes, reviewQueueRoutes } from './verifications/verifications.routes.js'
 import { webhooksRoutes } from './webhooks/webhooks.routes.js'
+import { xapiCredentialsRoutes } from './xapi/credentials.routes.js'
+import { xapiRoutes } from './xapi/xapi.routes.js'
 
 interface Registration {
   plugin: ModulePlugin
@@ -86,6 +88,9 @@ const registrations: Registration[] = [
   { plugin: shipReadinessRoutes, prefix: '/api/v1/shared/ships/:ship_id/readiness' },
   { plugin: webhooksRoutes, prefix: '/api/v1/shared/webhooks' },
   { plugin: auditRoutes, prefix: '/api/v1/shared/audit-events' },
+  { plugin: xapiCredentialsRoutes, prefix: '/api/v1/learn/xapi/credentials', product: 'learn' },
+  // The LRS authenticates its own callers (Basic credentials; a staff token reads): see xapi/auth.ts.
+  { plugin: xapiRoutes(), prefix: '/api/v1/learn/xapi' },
 ]
 
 /** Marks every route of one registration: its product for the access check, and hidden from the document if an alias. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { useTestApp } from '../../app.js'
 import { insertCourse, nextImo, PASSWORD, type TestUser, useOrg } from '../../factories.js'
-import type { EventType } from '../../../src/lib/events.js'
+import type { EventType } from '../../../src/modules/audit/event-types.js'
 import { enroll } from '../../fixtures/registrations.js'
 import { PNG_3X2, uploadFile } from '../../fixtures/uploads.js'
 
@@ -33,6 +33,8 @@ const ok = <T extends { status: number; body: any }>(res: T, status = 200) => {
   return res.body
 }
 
+const createXapiCredential = async (headers = {}) =>
+  ok(await org.admin.api.post('/api/v1/learn/xapi/credentials', { name: 'Audit' }, headers), 201)
 const createShip = async (headers = {}) =>
   ok(await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Audit', imoNumber: nextImo() }, headers), 201)
 const createDocument = async (headers = {}) =>
@@ -438,6 +440,21 @@ const CASES: Case[] = [
       return { target: { type: 'organization', id: org.id }, actor: org.admin, data: changes({ items: [[], items] }) }
     },
   },
+  {
+    type: 'xapi_credential.created',
+    produce: async (h) => {
+      const { secret: _, ...credential } = await createXapiCredential(h)
+      return { target: { type: 'xapi_credential', id: credential.id }, actor: org.admin, data: credential }
+    },
+  },
+  {
+    type: 'xapi_credential.deleted',
+    produce: async (h) => {
+      const { secret: _, ...credential } = await createXapiCredential()
+      ok(await org.admin.api.delete(`/api/v1/learn/xapi/credentials/${credential.id}`, h), 204)
+      return { target: { type: 'xapi_credential', id: credential.id }, actor: org.admin, data: credential }
+    },
+  },
 ]
 
 /** The events of one request, as the audit API lists them to an admin. */
@@ -466,7 +483,7 @@ describe('every event type comes from the route that should write it (DECISIONS 
   })
 
   it('covers every type but the webhook and expiry ones', async () => {
-    const { EVENT_TYPES } = await import('../../../src/lib/events.js')
+    const { EVENT_TYPES } = await import('../../../src/modules/audit/event-types.js')
     const covered = new Set(CASES.map((c) => c.type))
     expect(EVENT_TYPES.filter((type) => !covered.has(type) && !/^(webhook|document)\./.test(type))).toEqual([])
   })

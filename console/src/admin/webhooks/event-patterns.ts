@@ -52,6 +52,8 @@ const TYPES: Record<EventType, true> = {
   'webhook.deleted': true,
   'webhook.secret_rotated': true,
   'webhook.test': true,
+  'xapi_credential.created': true,
+  'xapi_credential.deleted': true,
 }
 
 export interface PatternGroup {
