@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { isoSql } from '../../lib/dates.js'
-import { jsonChangesSql } from '../../lib/events.js'
+import { changesSql } from '../../lib/events.js'
 
 /**
  * An experience row in its wire shape (DECISIONS §3), over its row `x` and its verification `v`, for the
@@ -109,7 +109,7 @@ export async function syncContractService(db: Db, scope: ContractScope, today: s
     created_events as (${events('experience.created', sql`select m.organization_id, m.id as target_id, ${experienceWire('m', 'mr')} as data from made m join made_reviews mr on mr.target_id = m.id`)}),
     updated_events as (${events(
       'experience.updated',
-      sql`select c.organization_id, c.id as target_id, jsonb_build_object('changes', ${jsonChangesSql(sql`b.before`, sql`b.after`)}) as data
+      sql`select c.organization_id, c.id as target_id, jsonb_build_object('changes', ${changesSql(sql`b.before`, sql`b.after`)}) as data
         from changed c join changed_reviews cr on cr.target_id = c.id join present p on p.id = c.id join present_reviews pr on pr.target_id = p.id
         cross join lateral (select ${experienceWire('p', 'pr')} as before, ${experienceWire('c', 'cr')} as after) b`,
     )}),
