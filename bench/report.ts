@@ -32,6 +32,10 @@ const READINESS_DEEP_PAGES: [string, string, string][] = [
   ['readiness-deep', 'readiness-first', 'fleet readiness'],
   ['expiring-deep', 'expiring-first', 'fleet expiry list'],
 ]
+const SEA_SERVICE_PAGES: [string, string, number][] = [
+  ['sea-service-summary', 'sea-service summary', 2],
+  ['sea-service-fleet', 'fleet sea service first page', 3],
+]
 const clean = (row?: Row) => !!row?.result && row.result.errors === 0 && row.result.non2xx === 0
 const fmt = (n: number, digits = 0) => n.toFixed(digits)
 
@@ -69,6 +73,13 @@ export function evaluateTargets(rows: Row[], rssHighWaterMb: number): Target[] {
     ...READINESS_FIRST_PAGES.map(([name, label]) =>
       ratio(`${label} p99 ≤ 3 × courses first page p99`, rows, [name, 'courses-first'], (page, first) => [
         page.p99 <= 3 * first.p99,
+        `${page.p99} ms vs ${first.p99} ms (${fmt(page.p99 / first.p99, 2)} ×)`,
+      ]),
+    ),
+    // DECISIONS §14's reads (issue 29): one person's summary within 2 × the courses first page, the fleet page within 3 ×.
+    ...SEA_SERVICE_PAGES.map(([name, label, factor]) =>
+      ratio(`${label} p99 ≤ ${factor} × courses first page p99`, rows, [name, 'courses-first'], (page, first) => [
+        page.p99 <= factor * first.p99,
         `${page.p99} ms vs ${first.p99} ms (${fmt(page.p99 / first.p99, 2)} ×)`,
       ]),
     ),

@@ -84,6 +84,12 @@ export function scenarios(fx: Fixtures): Scenario[] {
     },
     { name: 'expiring-first', title: 'Fleet expiry list, first page', prepare: fixed(get(EXPIRING)) },
     { name: 'expiring-deep', title: `Fleet expiry list, ${DEEP_PAGES} pages deep`, prepare: deepPage(EXPIRING) },
+    {
+      name: 'sea-service-summary',
+      title: "One person's sea-service summary",
+      prepare: async () => fx.crewUserIds.map((id) => get(`/api/v1/crew/users/${id}/sea-service`)),
+    },
+    { name: 'sea-service-fleet', title: 'Fleet sea service, first page', prepare: fixed(get('/api/v1/crew/sea-service?limit=10')) },
     { name: 'review-queue', title: 'Review queue (pending)', prepare: fixed(get('/api/v1/crew/verifications?status=pending')) },
     {
       name: 'document-create',

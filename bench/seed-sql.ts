@@ -151,6 +151,25 @@ export const CERTIFICATES = `with certs as (
     lateral (select case when x < 70 then 'verified' when x < 90 then 'pending' else 'rejected' end as status
              from (select abs(hashtext(c.id::text)::bigint) % 100 as x) hx) v`
 
+// Four sea-service periods per user over the last eight years, neighbours overlapping now and then (DECISIONS
+// §14); 80 % verified (counted), the rest waiting for review.
+export const EXPERIENCES = `with rows as (
+    insert into experiences (id, organization_id, user_id, company_name, position, ship_type, start_date, end_date, notes,
+      created_at, updated_at)
+    select pg_temp.uid('x', p.org_no, n), p.org_id, pg_temp.uid('u', p.org_no, n / 4), 'Bench Line', (${ROLES})[1 + pg_temp.h(n / 4, 12)],
+      (array['bulk_carrier','oil_tanker','container','general_cargo'])[1 + pg_temp.h(n + 7, 4)], s, s + 90 + pg_temp.h(n + 9, 200), null, t, t
+    from seed_plan p, generate_series(0, p.users * 4 - 1) n,
+      lateral (select current_date - 2900 + (n % 4) * 700 + pg_temp.h(n + 13, 120) as s) st,
+      ${ts(`now() - interval '3 days' - n * interval '3 minutes'`)} t
+    returning id, organization_id, user_id, created_at
+  )
+  insert into verifications (target_type, target_id, organization_id, user_id, status, reviewed_at, reviewer_user_id, submitted_at,
+    created_at, updated_at)
+  select 'experience', x.id, x.organization_id, x.user_id, v.status, case when v.status = 'verified' then x.created_at + interval '1 day' end,
+    case when v.status = 'verified' then pg_temp.uid('u', p.org_no, 1) end, x.created_at, x.created_at, x.created_at
+  from rows x join seed_plan p on p.org_id = x.organization_id,
+    lateral (select case when abs(hashtext(x.id::text)::bigint) % 100 < 80 then 'verified' else 'pending' end as status) v`
+
 // The largest organization's readiness settings and requirements matrix (DECISIONS §10).
 export const READINESS = [
   `update organizations set settings = '{"expiryWindowDays": {"passport": 180, "medical": 60},

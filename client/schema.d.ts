@@ -825,6 +825,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/users/{user_id}/sea-service": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A person's sea service and STCW revalidation
+         * @description Staff, and crew for themselves (another person is a 404). Verified experience only; calendar days, both ends included, up to as_of; a day two periods cover counts once, for the earlier-starting one. revalidation follows STCW regulation I/11: at least a year of days in the last five years.
+         */
+        get: operations["getSeaService"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/sea-service": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fleet's sea service
+         * @description Staff only. People of the organization with any counted day, most totalDays first (then userId); role adds daysInRole, ship_type counts only periods of that type, min_days keeps people with at least that many days (in role when given). Cursor-paged, or every match as CSV.
+         */
+        get: operations["listFleetSeaService"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/courses/": {
         parameters: {
             query?: never;
@@ -1278,7 +1318,7 @@ export interface paths {
         };
         /**
          * The requirements matrix
-         * @description Every role. Per assignment role, the identity document and certificate types a person needs to be ready; an assignment needs the union of the item matching its role (trimmed, case-insensitively) and the "*" item.
+         * @description Every role. Per assignment role, the identity document and certificate types a person needs to be ready; an assignment needs the union of the item matching its role (trimmed, case-insensitively) and the "*" item, and the larger of their minSeaServiceDays (null when not set).
          */
         get: operations["listRequirements"];
         /**
@@ -2229,6 +2269,8 @@ export interface components {
          *       "startDate": "2022-01-10",
          *       "endDate": "2024-12-20",
          *       "notes": null,
+         *       "source": "manual",
+         *       "assignmentId": null,
          *       "verification": {
          *         "targetType": "experience",
          *         "targetId": "0190a000-0000-7000-8000-000000000a0b",
@@ -2257,6 +2299,13 @@ export interface components {
              */
             endDate: string | null;
             notes: string | null;
+            /**
+             * @description "assignment": made from an ended assignment (DECISIONS §14); "manual": typed by people
+             * @enum {unknown}
+             */
+            source: "manual" | "assignment";
+            /** Format: uuid */
+            assignmentId: string | null;
             verification: components["schemas"]["Verification"] | null;
             /** Format: date-time */
             createdAt: string;
@@ -2441,6 +2490,55 @@ export interface components {
          */
         FleetReadinessItemPage: {
             items: components["schemas"]["FleetReadinessItem"][];
+            nextCursor: string | null;
+            /** @default false */
+            hasMore: boolean;
+            totalCount: number | null;
+        };
+        /**
+         * FleetSeaServiceItem
+         * @example {
+         *       "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+         *       "userName": "Maria Santos",
+         *       "totalDays": 1460,
+         *       "daysInRole": 620,
+         *       "lastFiveYearsDays": 1100,
+         *       "eligible": true
+         *     }
+         */
+        FleetSeaServiceItem: {
+            /** Format: uuid */
+            userId: string;
+            userName: string;
+            /** @description Calendar days, both ends included */
+            totalDays: number;
+            /** @description The days in `role`; null without `role` */
+            daysInRole: number | null;
+            /** @description Calendar days, both ends included */
+            lastFiveYearsDays: number;
+            /** @description lastFiveYearsDays ≥ 365 */
+            eligible: boolean;
+        };
+        /**
+         * FleetSeaServiceItemPage
+         * @example {
+         *       "items": [
+         *         {
+         *           "userId": "01935c1e-6a10-7d2e-8b4b-1d2e3f405a6b",
+         *           "userName": "Maria Santos",
+         *           "totalDays": 1460,
+         *           "daysInRole": 620,
+         *           "lastFiveYearsDays": 1100,
+         *           "eligible": true
+         *         }
+         *       ],
+         *       "nextCursor": null,
+         *       "hasMore": false,
+         *       "totalCount": null
+         *     }
+         */
+        FleetSeaServiceItemPage: {
+            items: components["schemas"]["FleetSeaServiceItem"][];
             nextCursor: string | null;
             /** @default false */
             hasMore: boolean;
@@ -2757,11 +2855,11 @@ export interface components {
          * ReadinessCode
          * @enum {unknown}
          */
-        ReadinessCode: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "course_overdue" | "course_not_passed";
+        ReadinessCode: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "sea_service_insufficient" | "course_overdue" | "course_not_passed";
         /** ReadinessIssue */
         ReadinessIssue: {
             code: components["schemas"]["ReadinessCode"];
-            /** @description The document or certificate type; for course issues, the course id */
+            /** @description The document or certificate type; "sea_service" for sea_service_insufficient; for course issues, the course id */
             requirement: string;
             /**
              * @description "requirement" when no document of the type exists
@@ -2863,6 +2961,8 @@ export interface components {
              *     ]
              */
             certificateTypes: ("stcw_basic_safety" | "deck_certificate" | "gmdss_endorsement" | "oil_tanker_endorsement" | "medical" | "flag_certificate" | "other")[];
+            /** @description Days of verified sea service in this role a person needs by the start of the assignment (DECISIONS §14); the larger of the role's item and "*" applies; null: none */
+            minSeaServiceDays: number | null;
         };
         /** Requirements */
         Requirements: {
@@ -2880,6 +2980,8 @@ export interface components {
                 documentTypes: ("passport" | "us_visa" | "seaman_book" | "national_id")[];
                 /** @default [] */
                 certificateTypes: ("stcw_basic_safety" | "deck_certificate" | "gmdss_endorsement" | "oil_tanker_endorsement" | "medical" | "flag_certificate" | "other")[];
+                /** @description Days of verified sea service in this role a person needs by the start of the assignment (DECISIONS §14); the larger of the role's item and "*" applies; null: none */
+                minSeaServiceDays?: number | null;
             }[];
         };
         /**
@@ -2976,6 +3078,75 @@ export interface components {
             hasMore: boolean;
             totalCount: number | null;
         };
+        /** SeaService */
+        SeaService: {
+            /**
+             * Format: date
+             * @example 2026-06-15
+             */
+            asOf: string;
+            /** @description Calendar days, both ends included */
+            totalDays: number;
+            /** @description Most days first */
+            byRole: {
+                role: string;
+                /** @description Calendar days, both ends included */
+                days: number;
+            }[];
+            /** @description Most days first */
+            byShipType: {
+                shipType: string | null;
+                /** @description Calendar days, both ends included */
+                days: number;
+            }[];
+            /** @description Every experience row starting on or before asOf, oldest first */
+            periods: {
+                /**
+                 * @description "assignment" when made from an ended assignment
+                 * @enum {unknown}
+                 */
+                source: "manual" | "assignment";
+                /** Format: uuid */
+                id: string;
+                /** @description The assignment's ship; null for rows typed by people */
+                shipName: string | null;
+                shipType: string | null;
+                /** @description The experience row's position */
+                role: string;
+                /**
+                 * Format: date
+                 * @example 2026-06-15
+                 */
+                startDate: string;
+                /**
+                 * Format: date
+                 * @example 2026-06-15
+                 */
+                endDate: string | null;
+                /** @description Its own days up to asOf */
+                days: number;
+                /** @description The days it contributes: 0 unless verified; days an earlier period holds are not counted again */
+                countedDays: number;
+            }[];
+            /** @description Each pair of counted periods sharing days */
+            overlaps: {
+                /** @description The earlier period first */
+                ids: string[];
+                /** @description The days both cover */
+                days: number;
+            }[];
+            /** @description Calendar days, both ends included */
+            lastFiveYearsDays: number;
+            /** @description Calendar days, both ends included */
+            lastSixMonthsDays: number;
+            /** @description STCW regulation I/11: revalidating a certificate of competency */
+            revalidation: {
+                /** @description At least 365 days in the last five years (STCW regulation I/11) */
+                eligible: boolean;
+                /** @description Calendar days, both ends included */
+                daysNeeded: number;
+            };
+        };
         /** Session */
         Session: {
             /** @enum {unknown} */
@@ -2999,6 +3170,9 @@ export interface components {
          *       "callSign": "LAXY7",
          *       "flag": "Norway",
          *       "portOfRegistry": "Bergen",
+         *       "shipType": "bulk_carrier",
+         *       "grossTonnage": 32500,
+         *       "propulsionPowerKw": 9480,
          *       "createdAt": "2026-06-15T08:30:00.000Z"
          *     }
          */
@@ -3011,6 +3185,13 @@ export interface components {
             callSign: string | null;
             flag: string | null;
             portOfRegistry: string | null;
+            /**
+             * @description The kind of ship (DECISIONS §14)
+             * @enum {unknown}
+             */
+            shipType: "bulk_carrier" | "oil_tanker" | "chemical_tanker" | "gas_tanker" | "container" | "general_cargo" | "ro_ro" | "passenger" | "offshore" | "tug" | "fishing" | "other" | null;
+            grossTonnage: number | null;
+            propulsionPowerKw: number | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -3026,6 +3207,15 @@ export interface components {
             callSign?: string | null;
             flag?: string | null;
             portOfRegistry?: string | null;
+            /**
+             * @description The kind of ship (DECISIONS §14)
+             * @enum {unknown}
+             */
+            shipType?: "bulk_carrier" | "oil_tanker" | "chemical_tanker" | "gas_tanker" | "container" | "general_cargo" | "ro_ro" | "passenger" | "offshore" | "tug" | "fishing" | "other" | null;
+            /** @description Gross tonnage (GT) */
+            grossTonnage?: number | null;
+            /** @description Main propulsion power in kW */
+            propulsionPowerKw?: number | null;
         };
         /** ShipPage */
         ShipPage: {
@@ -3065,6 +3255,15 @@ export interface components {
             callSign?: string | null;
             flag?: string | null;
             portOfRegistry?: string | null;
+            /**
+             * @description The kind of ship (DECISIONS §14)
+             * @enum {unknown}
+             */
+            shipType?: "bulk_carrier" | "oil_tanker" | "chemical_tanker" | "gas_tanker" | "container" | "general_cargo" | "ro_ro" | "passenger" | "offshore" | "tug" | "fishing" | "other" | null;
+            /** @description Gross tonnage (GT) */
+            grossTonnage?: number | null;
+            /** @description Main propulsion power in kW */
+            propulsionPowerKw?: number | null;
         };
         /** SsoSettings */
         SsoSettings: {
@@ -5064,6 +5263,9 @@ export interface operations {
                      *           "callSign": "LAXY7",
                      *           "flag": "Norway",
                      *           "portOfRegistry": "Bergen",
+                     *           "shipType": "bulk_carrier",
+                     *           "grossTonnage": 32500,
+                     *           "propulsionPowerKw": 9480,
                      *           "createdAt": "2026-06-15T08:30:00.000Z"
                      *         }
                      *       ],
@@ -5144,7 +5346,9 @@ export interface operations {
                  * @example {
                  *       "name": "Nordic Star",
                  *       "imoNumber": "IMO 9074729",
-                 *       "flag": "Norway"
+                 *       "flag": "Norway",
+                 *       "shipType": "bulk_carrier",
+                 *       "grossTonnage": 32500
                  *     }
                  */
                 "application/json": components["schemas"]["ShipCreate"];
@@ -5166,6 +5370,9 @@ export interface operations {
                      *       "callSign": "LAXY7",
                      *       "flag": "Norway",
                      *       "portOfRegistry": "Bergen",
+                     *       "shipType": "bulk_carrier",
+                     *       "grossTonnage": 32500,
+                     *       "propulsionPowerKw": 9480,
                      *       "createdAt": "2026-06-15T08:30:00.000Z"
                      *     }
                      */
@@ -5293,6 +5500,9 @@ export interface operations {
                      *       "callSign": "LAXY7",
                      *       "flag": "Norway",
                      *       "portOfRegistry": "Bergen",
+                     *       "shipType": "bulk_carrier",
+                     *       "grossTonnage": 32500,
+                     *       "propulsionPowerKw": 9480,
                      *       "createdAt": "2026-06-15T08:30:00.000Z"
                      *     }
                      */
@@ -5556,6 +5766,9 @@ export interface operations {
                      *       "callSign": "LAXY7",
                      *       "flag": "Norway",
                      *       "portOfRegistry": "Bergen",
+                     *       "shipType": "bulk_carrier",
+                     *       "grossTonnage": 32500,
+                     *       "propulsionPowerKw": 9480,
                      *       "createdAt": "2026-06-15T08:30:00.000Z"
                      *     }
                      */
@@ -8696,6 +8909,8 @@ export interface operations {
                      *         "startDate": "2022-01-10",
                      *         "endDate": "2024-12-20",
                      *         "notes": null,
+                     *         "source": "manual",
+                     *         "assignmentId": null,
                      *         "verification": {
                      *           "targetType": "experience",
                      *           "targetId": "0190a000-0000-7000-8000-000000000a0b",
@@ -8848,6 +9063,8 @@ export interface operations {
                      *       "startDate": "2022-01-10",
                      *       "endDate": "2024-12-20",
                      *       "notes": null,
+                     *       "source": "manual",
+                     *       "assignmentId": null,
                      *       "verification": {
                      *         "targetType": "experience",
                      *         "targetId": "0190a000-0000-7000-8000-000000000a0b",
@@ -9133,6 +9350,8 @@ export interface operations {
                      *       "startDate": "2022-01-10",
                      *       "endDate": "2024-12-20",
                      *       "notes": null,
+                     *       "source": "manual",
+                     *       "assignmentId": null,
                      *       "verification": {
                      *         "targetType": "experience",
                      *         "targetId": "0190a000-0000-7000-8000-000000000a0b",
@@ -10558,6 +10777,288 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RosterUserPage"];
                     /** @example id,email,firstName,lastName,role,state,lastLogin,createdAt,verificationState */
+                    "text/csv": string;
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSeaService: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only days up to this date count (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: SeaService */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asOf": "2026-06-15",
+                     *       "totalDays": 380,
+                     *       "byRole": [
+                     *         {
+                     *           "role": "Second Officer",
+                     *           "days": 380
+                     *         }
+                     *       ],
+                     *       "byShipType": [
+                     *         {
+                     *           "shipType": "bulk_carrier",
+                     *           "days": 380
+                     *         }
+                     *       ],
+                     *       "periods": [
+                     *         {
+                     *           "source": "assignment",
+                     *           "id": "0190a000-0000-7000-8000-000000000a21",
+                     *           "shipName": "Nordic Star",
+                     *           "shipType": "bulk_carrier",
+                     *           "role": "Second Officer",
+                     *           "startDate": "2025-01-01",
+                     *           "endDate": "2025-06-30",
+                     *           "days": 181,
+                     *           "countedDays": 181
+                     *         },
+                     *         {
+                     *           "source": "manual",
+                     *           "id": "0190a000-0000-7000-8000-000000000a22",
+                     *           "shipName": null,
+                     *           "shipType": "bulk_carrier",
+                     *           "role": "Second Officer",
+                     *           "startDate": "2025-06-01",
+                     *           "endDate": "2026-01-15",
+                     *           "days": 229,
+                     *           "countedDays": 199
+                     *         }
+                     *       ],
+                     *       "overlaps": [
+                     *         {
+                     *           "ids": [
+                     *             "0190a000-0000-7000-8000-000000000a21",
+                     *             "0190a000-0000-7000-8000-000000000a22"
+                     *           ],
+                     *           "days": 30
+                     *         }
+                     *       ],
+                     *       "lastFiveYearsDays": 380,
+                     *       "lastSixMonthsDays": 31,
+                     *       "revalidation": {
+                     *         "eligible": true,
+                     *         "daysNeeded": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SeaService"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listFleetSeaService: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                include_count?: boolean;
+                /** @description daysInRole counts the days in this position (trimmed, case-insensitively) */
+                role?: string;
+                /** @description Count only periods of this ship type */
+                ship_type?: string;
+                /** @description Only people with at least this many days (in `role` when given) */
+                min_days?: number;
+                /**
+                 * @description Only days up to this date count (default: today, UTC)
+                 * @example 2026-06-15
+                 */
+                as_of?: string;
+                /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: a page of the list, or every matching row as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FleetSeaServiceItemPage"];
+                    /** @example userId,userName,totalDays,daysInRole,lastFiveYearsDays,eligible */
                     "text/csv": string;
                 };
             };
@@ -14565,7 +15066,8 @@ export interface operations {
                      *           "certificateTypes": [
                      *             "stcw_basic_safety",
                      *             "medical"
-                     *           ]
+                     *           ],
+                     *           "minSeaServiceDays": null
                      *         },
                      *         {
                      *           "role": "Captain",
@@ -14575,7 +15077,8 @@ export interface operations {
                      *           "certificateTypes": [
                      *             "deck_certificate",
                      *             "gmdss_endorsement"
-                     *           ]
+                     *           ],
+                     *           "minSeaServiceDays": 365
                      *         }
                      *       ]
                      *     }
@@ -14648,7 +15151,8 @@ export interface operations {
                  *           "certificateTypes": [
                  *             "stcw_basic_safety",
                  *             "medical"
-                 *           ]
+                 *           ],
+                 *           "minSeaServiceDays": null
                  *         },
                  *         {
                  *           "role": "Captain",
@@ -14658,7 +15162,8 @@ export interface operations {
                  *           "certificateTypes": [
                  *             "deck_certificate",
                  *             "gmdss_endorsement"
-                 *           ]
+                 *           ],
+                 *           "minSeaServiceDays": 365
                  *         }
                  *       ]
                  *     }
@@ -14685,7 +15190,8 @@ export interface operations {
                      *           "certificateTypes": [
                      *             "stcw_basic_safety",
                      *             "medical"
-                     *           ]
+                     *           ],
+                     *           "minSeaServiceDays": null
                      *         },
                      *         {
                      *           "role": "Captain",
@@ -14695,7 +15201,8 @@ export interface operations {
                      *           "certificateTypes": [
                      *             "deck_certificate",
                      *             "gmdss_endorsement"
-                     *           ]
+                     *           ],
+                     *           "minSeaServiceDays": 365
                      *         }
                      *       ]
                      *     }
@@ -15048,7 +15555,7 @@ export interface operations {
                 user_id?: string;
                 ready?: boolean;
                 /** @description Only assignments having this blocker or warning */
-                code?: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "course_overdue" | "course_not_passed";
+                code?: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "sea_service_insufficient" | "course_overdue" | "course_not_passed";
                 /** @description Active on as_of: endDate null or on/after as_of */
                 is_active?: boolean;
                 /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */

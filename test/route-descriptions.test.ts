@@ -93,7 +93,9 @@ describe('route descriptions', () => {
       'does not say that admin may call it',
       'names 409, which it never answers',
     ])
-    expect(disagreements({ ...route, roles: ['admin', 'crew'], description: 'Admins only.' })).toEqual(['does not say that crew may call it'])
+    expect(disagreements({ ...route, roles: ['admin', 'crew'], description: 'Admins only.' })).toEqual([
+      'does not say that crew may call it',
+    ])
     expect(disagreements({ ...route, roles: undefined, description: 'Crew reach only their own.' })).toEqual([])
   })
 })

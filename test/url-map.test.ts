@@ -61,6 +61,8 @@ const UNGATED = [
 ]
 
 const CREW = [
+  'GET /api/v1/crew/sea-service',
+  'GET /api/v1/crew/users/:user_id/sea-service',
   ...['identity-documents', 'certificates', 'experience', 'next-of-kin'].flatMap((kind) => [
     `POST /api/v1/crew/users/:user_id/${kind}`,
     `GET /api/v1/crew/users/:user_id/${kind}`,

@@ -35,6 +35,23 @@ export const CERTIFICATE_TYPES = [
   'other',
 ] as const
 export type CertificateType = (typeof CERTIFICATE_TYPES)[number]
+export const SHIP_TYPES = [
+  'bulk_carrier',
+  'oil_tanker',
+  'chemical_tanker',
+  'gas_tanker',
+  'container',
+  'general_cargo',
+  'ro_ro',
+  'passenger',
+  'offshore',
+  'tug',
+  'fishing',
+  'other',
+] as const
+export type ShipType = (typeof SHIP_TYPES)[number]
+export const EXPERIENCE_SOURCES = ['manual', 'assignment'] as const
+export type ExperienceSource = (typeof EXPERIENCE_SOURCES)[number]
 /** Every document and certificate type: the keys of the per-type settings maps and of the expiry list's filter. */
 export const RECORD_TYPES = [...DOCUMENT_TYPES, ...CERTIFICATE_TYPES]
 export type RecordType = DocumentType | CertificateType
@@ -85,6 +102,9 @@ export interface ShipsTable {
   call_sign: Nullable<string>
   flag: Nullable<string>
   port_of_registry: Nullable<string>
+  ship_type: Nullable<ShipType>
+  gross_tonnage: Nullable<number>
+  propulsion_power_kw: Nullable<number>
   created_at: CreatedAt
   updated_at: Timestamp
 }
@@ -146,6 +166,9 @@ export interface ExperiencesTable {
   start_date: string
   end_date: DateText
   notes: Nullable<string>
+  /** `assignment` when made from an ended assignment (DECISIONS §14), at most one per assignment. */
+  source: ColumnType<ExperienceSource, ExperienceSource | undefined, ExperienceSource>
+  assignment_id: Nullable<string>
   created_at: CreatedAt
   updated_at: Timestamp
 }
@@ -247,6 +270,7 @@ export interface ReadinessVerdictsTable {
   organization_id: string
   user_id: string
   role: string
+  start_date: DateText
   due_date: DateText
   end_date: DateText
   assignment_gen: number
@@ -258,7 +282,7 @@ export interface ReadinessVerdictsTable {
   codes: string[]
 }
 
-/** Counts changes of a person's identity documents, certificates and reviews (migration 1801). */
+/** Counts changes of a person's identity documents, certificates, experience and reviews (migrations 1801, 2902). */
 export interface ReadinessHoldersTable {
   organization_id: string
   user_id: string
@@ -339,6 +363,7 @@ export interface RequirementsTable {
   role: string
   document_types: string[]
   certificate_types: string[]
+  min_sea_service_days: Nullable<number>
 }
 
 /** The audit trail (DECISIONS §11): append-only, the database refuses UPDATE and DELETE. */

@@ -20,6 +20,7 @@ import { assignmentReadinessRoutes, fleetReadinessRoutes, shipReadinessRoutes } 
 import { registrationReadRoutes, registrationsRoutes } from './registrations/registrations.routes.js'
 import { requirementsRoutes } from './requirements/requirements.routes.js'
 import { rosterRoutes } from './roster/roster.routes.js'
+import { fleetSeaServiceRoutes, userSeaServiceRoutes } from './sea-service/sea-service.routes.js'
 import { shipsRoutes } from './ships/ships.routes.js'
 import { ssoBrowserRoutes, ssoSettingsRoutes } from './sso/sso.routes.js'
 import type { App, ModuleDeps, ModulePlugin } from './types.js'
@@ -67,6 +68,8 @@ const registrations: Registration[] = [
   { plugin: profileVerificationRoutes, prefix: '/api/v1/crew/users/:user_id/verification', product: 'crew' },
   { plugin: reviewQueueRoutes, prefix: '/api/v1/crew/verifications', product: 'crew' },
   { plugin: rosterRoutes, prefix: '/api/v1/crew/roster', product: 'crew' },
+  { plugin: userSeaServiceRoutes, prefix: '/api/v1/crew/users/:user_id/sea-service', product: 'crew' },
+  { plugin: fleetSeaServiceRoutes, prefix: '/api/v1/crew/sea-service', product: 'crew' },
   { plugin: coursesRoutes, prefix: '/api/v1/courses/', product: 'learn', aliases: ['/api/v1/learn/courses/'] },
   { plugin: curriculumsRoutes, prefix: '/api/v1/learn/curriculums', product: 'learn' },
   { plugin: assignmentsRoutes, prefix: '/api/v1/assignments/', product: 'learn', aliases: ['/api/v1/learn/assignments/'] },

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Stack, Table, TextInput } from '@mantine/core'
+import { Button, Checkbox, Group, NumberInput, Stack, Table, TextInput } from '@mantine/core'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { components } from '../../../client/index.js'
@@ -39,6 +39,7 @@ export function RequirementsTab() {
                   {[...DOCUMENT_TYPES, ...CERTIFICATE_TYPES].map((t) => (
                     <Table.Th key={t}>{labelOf(t)}</Table.Th>
                   ))}
+                  <Table.Th>Sea service (days in role)</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -63,6 +64,17 @@ export function RequirementsTab() {
                         />
                       </Table.Td>
                     ))}
+                    <Table.Td>
+                      <NumberInput
+                        aria-label={`${r.role} needs days of sea service`}
+                        min={0}
+                        max={36500}
+                        allowDecimal={false}
+                        w={110}
+                        value={r.minSeaServiceDays ?? ''}
+                        onChange={(value) => update(r.role, (x) => ({ ...x, minSeaServiceDays: typeof value === 'number' ? value : null }))}
+                      />
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -74,7 +86,7 @@ export function RequirementsTab() {
               variant="default"
               disabled={!newRole.trim() || rows.some((r) => r.role === newRole.trim())}
               onClick={() => {
-                setRows([...rows, { role: newRole.trim(), documentTypes: [], certificateTypes: [] }])
+                setRows([...rows, { role: newRole.trim(), documentTypes: [], certificateTypes: [], minSeaServiceDays: null }])
                 setNewRole('')
               }}
             >

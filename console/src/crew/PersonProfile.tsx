@@ -5,6 +5,7 @@ import { labelOf } from '../shared/labels.js'
 import { QueryState } from '../shared/QueryState.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
 import { PersonAssignments } from './PersonAssignments.js'
+import { SeaServiceSummary } from './SeaServiceSummary.js'
 import { useProfileQueries } from './profile-queries.js'
 
 const dash = (value: string | null | undefined) => value || '—'
@@ -112,6 +113,9 @@ export function PersonProfile({ userId }: { userId: string }) {
           </QueryState>
         </Section>
       </SimpleGrid>
+      <Section title="Sea service">
+        <SeaServiceSummary userId={userId} />
+      </Section>
       <Section title="Assignments">
         <PersonAssignments userId={userId} mine={role === 'crew'} />
       </Section>

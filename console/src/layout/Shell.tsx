@@ -19,6 +19,7 @@ const NAV: NavItem[] = [
   { to: '/crew', label: 'Crew', roles: STAFF },
   { to: '/readiness', label: 'Fleet readiness', roles: STAFF },
   { to: '/expiring', label: 'Expiring documents', roles: STAFF },
+  { to: '/sea-service', label: 'Sea service', roles: STAFF },
   { to: '/assignments', label: 'Assignments', roles: MANAGERS },
   { to: '/learning', label: 'Learning', roles: MANAGERS },
   { to: '/admin', label: 'Admin', roles: MANAGERS },

@@ -12,6 +12,8 @@ const WORDS: Record<string, string> = {
   document_expires_during_assignment: 'A required document expires during the assignment',
   document_expiring_soon: 'A required document expires soon',
   document_unverified: 'A required document is not verified yet',
+  sea_service_insufficient: 'Not enough sea service in the role',
+  ro_ro: 'Ro-ro',
   course_overdue: 'A course is overdue',
   course_not_passed: 'A required course is not passed',
 }

@@ -13,3 +13,19 @@ export const CERTIFICATE_TYPES: CertificateType[] = [
   'flag_certificate',
   'other',
 ]
+
+export type ShipType = NonNullable<components['schemas']['Ship']['shipType']>
+export const SHIP_TYPES: ShipType[] = [
+  'bulk_carrier',
+  'oil_tanker',
+  'chemical_tanker',
+  'gas_tanker',
+  'container',
+  'general_cargo',
+  'ro_ro',
+  'passenger',
+  'offshore',
+  'tug',
+  'fishing',
+  'other',
+]

@@ -19,6 +19,8 @@ import * as fanOutEarlyExit from './2026_11_24_1703_fan_out_early_exit.js'
 import * as storedVerdicts from './2026_11_24_1801_stored_verdicts.js'
 import * as xapi from './2026_11_27_1001_xapi.js'
 import * as accounts from './2026_11_27_2501_accounts.js'
+import * as shipParticulars from './2026_11_27_2901_ship_particulars.js'
+import * as seaService from './2026_11_27_2902_sea_service.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +44,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1801_stored_verdicts': storedVerdicts,
   '2026_11_27_1001_xapi': xapi,
   '2026_11_27_2501_accounts': accounts,
+  '2026_11_27_2901_ship_particulars': shipParticulars,
+  '2026_11_27_2902_sea_service': seaService,
 }

@@ -3,6 +3,7 @@ import type { Actor } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList, notFound } from '../../lib/errors.js'
+import { syncAfterAssignmentWrite } from '../sea-service/contract-service.js'
 import { insertAssignment, updateAssignment } from './assignment-writes.queries.js'
 import { type AssignmentRow, findAssignment } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type AssignmentCreate, type AssignmentUpdate } from './assignments.schemas.js'
@@ -14,6 +15,7 @@ export async function createAssignment(db: Db, actor: Actor, body: AssignmentCre
   if (!userFound) issues.add(['body', 'userId'], 'User not found', 'value_error')
   if (!shipFound) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')
   issues.throwIfAny()
+  await syncAfterAssignmentWrite(db, actor, [row!], false)
   return row!
 }
 
@@ -32,5 +34,6 @@ export async function patchAssignment(db: Db, actor: Actor, assignmentId: string
   const outcome = await updateAssignment(db, actor, assignmentId, changes, body)
   if (!outcome) throw notFound('Assignment')
   checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body, outcome.stored).throwIfAny()
+  await syncAfterAssignmentWrite(db, actor, [outcome.row!], body.endDate !== undefined)
   return outcome.row!
 }

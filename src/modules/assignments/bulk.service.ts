@@ -7,6 +7,7 @@ import { objectEvent, withEvents } from '../../lib/events.js'
 import type { Loc } from '../../lib/validation.js'
 import { type AssignmentColumns, type AssignmentRow, lockShip, oneActivePerShip, toAssignment, usersOfOrg } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type Assignment, type AssignmentDates } from './assignments.schemas.js'
+import { syncAfterAssignmentWrite } from '../sea-service/contract-service.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from './bulk.queries.js'
 import type {
   BulkAssignCourses,
@@ -61,6 +62,8 @@ export async function bulkUpdate(db: Db, actor: Actor, body: BulkUpdate): Promis
   const rows = await oneActivePerShip(bulkUpdateAssignments(db, actor, ids, changes))
   const updated = rows.filter((r) => r.problems.length === 0)
   const failed = rows.filter((r) => r.problems.length > 0)
+  const endDateTouched = body.endDate !== undefined || (body.clearFields ?? []).includes('endDate')
+  await syncAfterAssignmentWrite(db, actor, updated as AssignmentRow[], endDateTouched)
   return {
     updatedCount: updated.length,
     assignments: updated.map((r) => toBulkAssignment(toAssignment(r as AssignmentRow))),
@@ -84,7 +87,9 @@ export async function bulkCreate(db: Db, actor: Actor, body: BulkCreate): Promis
     const { startDate = null, dueDate = null, endDate = null } = body
     const values = { ship_id: body.shipId, role: body.role, start_date: startDate, due_date: dueDate, end_date: endDate }
     const rows = await oneActivePerShip(bulkInsertAssignments(trx, orgId, userIds, values))
-    const created = rows.filter((r) => r.id != null).map((r) => toAssignment(r as AssignmentRow))
+    const createdRows = rows.filter((r) => r.id != null) as AssignmentRow[]
+    await syncAfterAssignmentWrite(trx, actor, createdRows, false)
+    const created = createdRows.map(toAssignment)
     events.push(...created.map((assignment) => objectEvent('assignment.created', 'assignment', assignment)))
     return {
       createdCount: created.length,

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { ExperiencesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
@@ -11,13 +11,18 @@ import { EXPERIENCE_COLUMNS, type Experience } from './experience.schemas.js'
 const toExperience = (row: Selectable<ExperiencesTable> & VerificationJoin): Experience => ({
   id: row.id,
   ...fieldsOf(EXPERIENCE_COLUMNS, row),
+  source: row.source,
+  assignmentId: row.assignment_id,
   verification: embeddedVerification(row),
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 })
 
 /** An experience row as the client receives it, over its row and its verification's (DECISIONS §11's data). */
-export const experienceWire = reviewedWireSql(EXPERIENCE_COLUMNS)
+export const experienceWire = reviewedWireSql(EXPERIENCE_COLUMNS, (record) => ({
+  source: sql.ref(`${record}.source`),
+  assignmentId: sql.ref(`${record}.assignment_id`),
+}))
 
 const selectExperience = (db: Db, orgId: string) =>
   selectWithVerification(db, 'experiences').selectAll('experiences').where('experiences.organization_id', '=', orgId)

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { EXPERIENCE_SOURCES } from '../../db/schema.js'
 import { DateString, DateTime, IdParams, Nullable, Uuid } from '../../lib/schemas.js'
 import { Notes, Text300 } from '../crew-records/crew-records.schemas.js'
 import { Verification } from '../verifications/verifications.schemas.js'
@@ -12,6 +13,8 @@ export const Experience = Type.Object(
     startDate: DateString,
     endDate: Nullable(DateString),
     notes: Nullable(Type.String()),
+    source: Type.Enum(EXPERIENCE_SOURCES, { description: '"assignment": made from an ended assignment (DECISIONS §14); "manual": typed by people' }),
+    assignmentId: Nullable(Uuid),
     verification: Nullable(Verification),
     createdAt: DateTime,
     updatedAt: DateTime,
@@ -26,6 +29,8 @@ export const Experience = Type.Object(
         startDate: '2022-01-10',
         endDate: '2024-12-20',
         notes: null,
+        source: 'manual',
+        assignmentId: null,
         verification: {
           targetType: 'experience',
           targetId: '0190a000-0000-7000-8000-000000000a0b',

@@ -1,11 +1,13 @@
 import { type RawBuilder, sql } from 'kysely'
+import { roleKey } from '../../lib/role-key.js'
+import { countedPeriods, daysIn } from '../sea-service/counted-days.queries.js'
 import { expiryWindowDays, openEndedHorizonDays, validityMarginDays } from '../organizations/settings.queries.js'
 import { BLOCKERS, type Code } from './readiness.schemas.js'
 
 // DECISIONS §10's readiness rules, written once as SQL. The single verdict, the fleet list and the
 // ship summary all select from `issuesOf`, so they cannot disagree. Every fragment here is evaluated
 // per assignment, over two names the caller provides:
-//   a    an assignments row (id, organization_id, user_id, role, due_date, end_date)
+//   a    an assignments row (id, organization_id, user_id, role, start_date, due_date, end_date)
 //   org  the CTE of `orgSettings` (the organization's stored settings)
 
 export interface VerdictContext {
@@ -15,10 +17,6 @@ export interface VerdictContext {
   /** EXPIRING_SOON_DAYS: the window of types the organization set none for. */
   defaultWindowDays: number
 }
-
-/** Everything JavaScript's String.prototype.trim removes: roles match "after trimming" the same way in SQL. */
-const WHITESPACE =
-  '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff'
 
 const settings = sql<unknown>`org.settings`
 
@@ -34,16 +32,17 @@ export const activeOn = (ctx: VerdictContext, active = true) =>
 const list = (codes: readonly Code[]) => sql.join(codes.map((code) => sql.lit(code)))
 
 /**
- * The issues of assignment `a`, one row each: (code, requirement, target_type, target_id, date, bound),
- * where `date` is the document's expiry date or the course's due date and `bound` the date a document
- * had to reach (for the messages).
+ * The issues of assignment `a`, one row each: (code, requirement, target_type, target_id, date, bound,
+ * days_short), where `date` is the document's expiry date, the course's due date or the date sea service
+ * is counted to, `bound` the date a document had to reach and `days_short` the sea service missing (for
+ * the messages).
  */
 export function issuesOf(ctx: VerdictContext): RawBuilder<unknown> {
   const asOf = asOfDate(ctx)
   const through = throughOf(ctx)
   return sql`
     select c.code, rq.type as requirement, case when p.id is null then 'requirement' else rq.target_type end as target_type,
-      p.id as target_id, p.expiry_date as date, c.bound
+      p.id as target_id, p.expiry_date as date, c.bound, null::int as days_short
     from (
       -- The types required of this role: its own item and "*", matched trimmed and case-insensitively.
       select distinct t.target_type, t.type
@@ -53,7 +52,7 @@ export function issuesOf(ctx: VerdictContext): RawBuilder<unknown> {
         union all
         select 'certificate', unnest(q.certificate_types)
       ) t
-      where q.organization_id = a.organization_id and lower(q.role) in (lower(btrim(a.role, ${WHITESPACE})), '*')
+      where q.organization_id = a.organization_id and lower(q.role) in (${roleKey(sql`a.role`)}, '*')
     ) rq
     left join lateral (
       -- The document judged: the latest expiry among those not rejected (none = latest), verified first,
@@ -101,8 +100,24 @@ export function issuesOf(ctx: VerdictContext): RawBuilder<unknown> {
     ) c(code, bound)
     where c.code is not null
     union all
+    -- DECISIONS §14: the larger of the role's and "*"'s minSeaServiceDays, against the verified days in the
+    -- role as of the start date; counted only where a requirement asks for days.
+    select 'sea_service_insufficient', 'sea_service', 'requirement', null, n.counted_to, null::date, n.need - s.have
+    from (
+      select max(q.min_sea_service_days) as need, coalesce(a.start_date, ${asOf}) as counted_to
+      from requirements q
+      where q.organization_id = a.organization_id and lower(q.role) in (${roleKey(sql`a.role`)}, '*')
+      having max(q.min_sea_service_days) > 0
+    ) n
+    cross join lateral (
+      select coalesce(sum(${daysIn(sql`p.counted`)}), 0)::int as have
+      from (${countedPeriods({ orgId: sql`a.organization_id`, userId: sql`a.user_id`, asOf: sql`n.counted_to` })}) p
+      where p.verified and ${roleKey(sql`p.position`)} = ${roleKey(sql`a.role`)}
+    ) s
+    where s.have < n.need
+    union all
     select case when a.due_date < ${asOf} then 'course_overdue' else 'course_not_passed' end,
-      g.course_id::text, 'registration', g.id, a.due_date, null::date
+      g.course_id::text, 'registration', g.id, a.due_date, null::date, null::int
     from registrations g
     where g.assignment_id = a.id and g.organization_id = a.organization_id and g.status <> 'passed'`
 }

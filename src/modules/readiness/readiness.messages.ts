@@ -19,11 +19,13 @@ const TYPE_NAMES: Record<string, string> = {
 export interface IssueFacts {
   code: Code
   requirement: string
-  /** The document's expiry date, or the course's due date. */
+  /** The document's expiry date, the course's due date, or the date sea service is counted to. */
   date: string | null
   /** The date the document has to reach (for document_expires_during_assignment). */
   bound: string | null
   courseTitle: string | null
+  /** How many days of sea service in the role are missing (for sea_service_insufficient). */
+  daysShort: number | null
 }
 
 export function messageOf(issue: IssueFacts): string {
@@ -42,6 +44,8 @@ export function messageOf(issue: IssueFacts): string {
       return `${name} expires on ${issue.date}, soon after the assignment ends.`
     case 'document_unverified':
       return `${name} is waiting for verification by the office.`
+    case 'sea_service_insufficient':
+      return `${issue.daysShort} more days of verified sea service in this role are needed by ${issue.date}.`
     case 'course_overdue':
       return `${course} was due on ${issue.date} and is not passed.`
     case 'course_not_passed':

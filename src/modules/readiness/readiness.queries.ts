@@ -19,6 +19,7 @@ interface IssueRow {
   target_id: string | null
   date: string | null
   bound: string | null
+  days_short: number | null
   course_title: string | null
 }
 
@@ -32,7 +33,7 @@ export async function assignmentReadiness(
   const { rows } = await sql<IssueRow>`
     with ${orgSettings(ctx.orgId)}
     select a.id, a.user_id, a.ship_id, a.role, ${throughOf(ctx)} as through, i.code, i.requirement, i.target_type, i.target_id,
-      i.date, i.bound, c.title as course_title
+      i.date, i.bound, i.days_short, c.title as course_title
     from assignments a
     cross join org
     left join lateral (${issuesOf(ctx)}) i on true
@@ -48,7 +49,14 @@ export async function assignmentReadiness(
       requirement: row.requirement,
       targetType: row.target_type,
       targetId: row.target_id,
-      message: messageOf({ code: row.code, requirement: row.requirement, date: row.date, bound: row.bound, courseTitle: row.course_title }),
+      message: messageOf({
+        code: row.code,
+        requirement: row.requirement,
+        date: row.date,
+        bound: row.bound,
+        courseTitle: row.course_title,
+        daysShort: row.days_short,
+      }),
     }))
   const blockers = issues.filter((issue) => BLOCKERS.includes(issue.code))
   return {
@@ -166,12 +174,12 @@ async function fleetCount(db: Db, ctx: VerdictContext, query: FleetQuery, onlyUs
 }
 
 // A stored verdict holds while the assignment's own fields, its generation (its registrations), its
-// holder's (their records), the organization's (requirements and settings), the date and the default
+// holder's (their records and sea service), the organization's (requirements and settings), the date and the default
 // window are all those it was judged with (migration 1801).
 const storedHolds = (ctx: VerdictContext) => sql`s.assignment_gen = a.readiness_gen and s.holder_gen = h.gen
   and s.organization_gen = org.readiness_gen
   and s.as_of = ${asOfDate(ctx)} and s.default_window_days = ${ctx.defaultWindowDays}::int and s.user_id = a.user_id and s.role = a.role
-  and s.due_date is not distinct from a.due_date and s.end_date is not distinct from a.end_date`
+  and s.start_date is not distinct from a.start_date and s.due_date is not distinct from a.due_date and s.end_date is not distinct from a.end_date`
 
 /**
  * The verdicts of one ship's assignments active on asOf, counted; undefined when the ship is not the
@@ -182,7 +190,7 @@ export async function shipReadiness(db: Db, ctx: VerdictContext, shipId: string)
   const { rows } = await sql<{ ship_id: string; assignments: number; ready: number; by_code: Record<string, number> }>`
     with org as (select o.settings, o.readiness_gen from organizations o where o.id = ${ctx.orgId}),
     verdicts as (
-      select a.id, a.user_id, a.role, a.due_date, a.end_date, a.readiness_gen, h.gen as holder_gen, s.assignment_id is null as judged,
+      select a.id, a.user_id, a.role, a.start_date, a.due_date, a.end_date, a.readiness_gen, h.gen as holder_gen, s.assignment_id is null as judged,
         coalesce(s.blocker_count, v.blocker_count) as blocker_count, coalesce(s.codes, v.codes) as codes
       from assignments a
       cross join org
@@ -200,15 +208,15 @@ export async function shipReadiness(db: Db, ctx: VerdictContext, shipId: string)
       where a.organization_id = ${ctx.orgId} and a.ship_id = ${shipId} and ${activeOn(ctx)}
     ),
     stored as (
-      insert into readiness_verdicts (assignment_id, organization_id, user_id, role, due_date, end_date, assignment_gen,
+      insert into readiness_verdicts (assignment_id, organization_id, user_id, role, start_date, due_date, end_date, assignment_gen,
         holder_gen, organization_gen, as_of, default_window_days, blocker_count, codes)
-      select v.id, ${ctx.orgId}, v.user_id, v.role, v.due_date, v.end_date, v.readiness_gen, v.holder_gen, org.readiness_gen,
+      select v.id, ${ctx.orgId}, v.user_id, v.role, v.start_date, v.due_date, v.end_date, v.readiness_gen, v.holder_gen, org.readiness_gen,
         ${asOfDate(ctx)}, ${ctx.defaultWindowDays}::int, v.blocker_count, v.codes
       from verdicts v cross join org
       where v.judged
       -- In id order, so summaries storing the same verdicts at once wait for each other instead of deadlocking.
       order by v.id
-      on conflict (assignment_id) do update set user_id = excluded.user_id, role = excluded.role,
+      on conflict (assignment_id) do update set user_id = excluded.user_id, role = excluded.role, start_date = excluded.start_date,
         due_date = excluded.due_date, end_date = excluded.end_date, assignment_gen = excluded.assignment_gen, holder_gen = excluded.holder_gen,
         organization_gen = excluded.organization_gen, as_of = excluded.as_of, default_window_days = excluded.default_window_days,
         blocker_count = excluded.blocker_count, codes = excluded.codes

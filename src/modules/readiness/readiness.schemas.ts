@@ -12,6 +12,7 @@ export const CODES = [
   'document_expires_during_assignment',
   'document_expiring_soon',
   'document_unverified',
+  'sea_service_insufficient',
   'course_overdue',
   'course_not_passed',
 ] as const
@@ -21,6 +22,7 @@ export const BLOCKERS: readonly Code[] = [
   'document_rejected',
   'document_expired',
   'document_expires_during_assignment',
+  'sea_service_insufficient',
   'course_overdue',
 ]
 
@@ -33,7 +35,9 @@ export const AsOfParameter = Type.Optional(
 export const Issue = Type.Object(
   {
     code: CodeSchema,
-    requirement: Type.String({ description: 'The document or certificate type; for course issues, the course id' }),
+    requirement: Type.String({
+      description: 'The document or certificate type; "sea_service" for sea_service_insufficient; for course issues, the course id',
+    }),
     targetType: Type.Enum(['requirement', 'identity_document', 'certificate', 'registration'], {
       description: '"requirement" when no document of the type exists',
     }),

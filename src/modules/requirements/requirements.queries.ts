@@ -6,7 +6,7 @@ type Matrix = Requirements['items']
 export async function listRequirements(db: Db, orgId: string): Promise<Matrix> {
   const rows = await db
     .selectFrom('requirements')
-    .select(['role', 'document_types', 'certificate_types'])
+    .select(['role', 'document_types', 'certificate_types', 'min_sea_service_days'])
     .where('organization_id', '=', orgId)
     .orderBy('position')
     .execute()
@@ -14,6 +14,7 @@ export async function listRequirements(db: Db, orgId: string): Promise<Matrix> {
     role: row.role,
     documentTypes: row.document_types as Matrix[number]['documentTypes'],
     certificateTypes: row.certificate_types as Matrix[number]['certificateTypes'],
+    minSeaServiceDays: row.min_sea_service_days,
   }))
 }
 
@@ -36,6 +37,7 @@ export async function replaceRequirements(trx: Db, orgId: string, items: Matrix)
           role: item.role,
           document_types: item.documentTypes,
           certificate_types: item.certificateTypes,
+          min_sea_service_days: item.minSeaServiceDays,
         })),
       )
       .execute()

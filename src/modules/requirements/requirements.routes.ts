@@ -20,7 +20,12 @@ export function normalizeMatrix(body: RequirementsReplace): Requirements['items'
     if (role === '') issues.add(['body', 'items', i, 'role'], 'String should have at least 1 character after trimming', 'string_too_short')
     else if (seen.has(key)) issues.add(['body', 'items', i, 'role'], `Role "${role}" is already listed`, 'value_error')
     seen.add(key)
-    return { role, documentTypes: [...new Set(item.documentTypes ?? [])], certificateTypes: [...new Set(item.certificateTypes ?? [])] }
+    return {
+      role,
+      documentTypes: [...new Set(item.documentTypes ?? [])],
+      certificateTypes: [...new Set(item.certificateTypes ?? [])],
+      minSeaServiceDays: item.minSeaServiceDays ?? null,
+    }
   })
   issues.throwIfAny()
   return items
@@ -36,7 +41,8 @@ export const requirementsRoutes: ModulePlugin = (app, { db }) => {
         summary: 'The requirements matrix',
         description:
           'Every role. Per assignment role, the identity document and certificate types a person needs to be ready; ' +
-          'an assignment needs the union of the item matching its role (trimmed, case-insensitively) and the "*" item.',
+          'an assignment needs the union of the item matching its role (trimmed, case-insensitively) and the "*" item, ' +
+          'and the larger of their minSeaServiceDays (null when not set).',
         response: { 200: Requirements },
       },
     },

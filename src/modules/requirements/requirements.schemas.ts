@@ -1,12 +1,23 @@
 import Type, { type Static } from 'typebox'
 import { CERTIFICATE_TYPES, DOCUMENT_TYPES } from '../../db/schema.js'
+import { Nullable } from '../../lib/schemas.js'
 
 // DECISIONS §10: the requirements matrix, one item per role.
 
 const EXAMPLE = {
   items: [
-    { role: '*', documentTypes: ['passport', 'seaman_book'], certificateTypes: ['stcw_basic_safety', 'medical'] },
-    { role: 'Captain', documentTypes: ['us_visa'], certificateTypes: ['deck_certificate', 'gmdss_endorsement'] },
+    {
+      role: '*',
+      documentTypes: ['passport', 'seaman_book'],
+      certificateTypes: ['stcw_basic_safety', 'medical'],
+      minSeaServiceDays: null,
+    },
+    {
+      role: 'Captain',
+      documentTypes: ['us_visa'],
+      certificateTypes: ['deck_certificate', 'gmdss_endorsement'],
+      minSeaServiceDays: 365,
+    },
   ],
 }
 
@@ -18,9 +29,18 @@ const Role = Type.String({
 })
 const DocumentTypes = Type.Array(Type.Enum(DOCUMENT_TYPES), { examples: [['passport', 'seaman_book']] })
 const CertificateTypes = Type.Array(Type.Enum(CERTIFICATE_TYPES), { examples: [['stcw_basic_safety', 'medical']] })
+const MinSeaServiceDays = Nullable(
+  Type.Integer({
+    minimum: 0,
+    maximum: 36500,
+    description:
+      'Days of verified sea service in this role a person needs by the start of the assignment (DECISIONS §14); ' +
+      'the larger of the role\'s item and "*" applies; null: none',
+  }),
+)
 
 export const Requirement = Type.Object(
-  { role: Type.String(), documentTypes: DocumentTypes, certificateTypes: CertificateTypes },
+  { role: Type.String(), documentTypes: DocumentTypes, certificateTypes: CertificateTypes, minSeaServiceDays: MinSeaServiceDays },
   { title: 'Requirement' },
 )
 
@@ -34,6 +54,7 @@ export const RequirementsReplace = Type.Object(
         role: Role,
         documentTypes: Type.Optional(Type.Array(Type.Enum(DOCUMENT_TYPES), { default: [] })),
         certificateTypes: Type.Optional(Type.Array(Type.Enum(CERTIFICATE_TYPES), { default: [] })),
+        minSeaServiceDays: Type.Optional(MinSeaServiceDays),
       }),
       { maxItems: 200 },
     ),

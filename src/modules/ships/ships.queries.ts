@@ -1,7 +1,7 @@
 import { type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
-import type { ShipsTable } from '../../db/schema.js'
+import type { ShipsTable, ShipType } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { fieldsSql } from '../../lib/columns.js'
 import { iso, isoSql } from '../../lib/dates.js'
@@ -24,6 +24,9 @@ export const toShip = (row: ShipRow): Ship => ({
   callSign: row.call_sign,
   flag: row.flag,
   portOfRegistry: row.port_of_registry,
+  shipType: row.ship_type,
+  grossTonnage: row.gross_tonnage,
+  propulsionPowerKw: row.propulsion_power_kw,
   createdAt: iso(row.created_at),
 })
 
@@ -34,6 +37,9 @@ export interface ShipColumns {
   call_sign?: string | null
   flag?: string | null
   port_of_registry?: string | null
+  ship_type?: ShipType | null
+  gross_tonnage?: number | null
+  propulsion_power_kw?: number | null
 }
 
 const uniqueImo = <T>(write: Promise<T>) => conflictOnDuplicate(write, 'A ship with this IMO number already exists in your organization')

@@ -25,6 +25,8 @@ describe('create experience (spec endpoint 3)', () => {
       id: expect.stringMatching(UUID),
       ...row,
       notes: 'Asia–Europe loop',
+      source: 'manual',
+      assignmentId: null,
       verification: { targetType: 'experience', targetId: res.body.id, status: 'not_submitted', rejectionReason: null, reviewedAt: null },
       createdAt: expect.any(String),
       updatedAt: res.body.createdAt,
@@ -61,6 +63,8 @@ describe('create experience (spec endpoint 3)', () => {
       startDate: '2021-01-01',
       endDate: null,
       notes: null,
+      source: 'manual',
+      assignmentId: null,
       verification: {
         targetType: 'experience',
         targetId: minimal.body.id,

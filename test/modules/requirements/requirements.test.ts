@@ -14,9 +14,9 @@ afterAll(() => t.app.close())
 
 const URL = '/api/v1/crew/requirements'
 const MATRIX = [
-  { role: '*', documentTypes: ['passport'], certificateTypes: ['stcw_basic_safety', 'medical'] },
-  { role: 'Captain', documentTypes: ['us_visa', 'seaman_book'], certificateTypes: ['deck_certificate'] },
-  { role: 'Cook', documentTypes: [], certificateTypes: [] },
+  { role: '*', documentTypes: ['passport'], certificateTypes: ['stcw_basic_safety', 'medical'], minSeaServiceDays: null },
+  { role: 'Captain', documentTypes: ['us_visa', 'seaman_book'], certificateTypes: ['deck_certificate'], minSeaServiceDays: null },
+  { role: 'Cook', documentTypes: [], certificateTypes: [], minSeaServiceDays: null },
 ]
 const storedRows = (orgId: string) =>
   t.database.db
@@ -40,7 +40,9 @@ describe('requirements: read and replace', () => {
     expect((await org.crew.api.get(`${URL}/`)).body).toEqual({ items: MATRIX })
     const second = [{ role: 'Bosun', documentTypes: ['national_id'] }]
     const replaced = await org.admin.api.put(URL, { items: second })
-    expect(replaced.body).toEqual({ items: [{ role: 'Bosun', documentTypes: ['national_id'], certificateTypes: [] }] })
+    expect(replaced.body).toEqual({
+      items: [{ role: 'Bosun', documentTypes: ['national_id'], certificateTypes: [], minSeaServiceDays: null }],
+    })
     expect(await storedRows(org.id)).toEqual([{ position: 0, role: 'Bosun', document_types: ['national_id'], certificate_types: [] }])
     expect(await storedRows(other.id)).toEqual([])
     expect((await org.admin.api.put(URL, { items: [] })).body).toEqual({ items: [] })
@@ -51,7 +53,9 @@ describe('requirements: read and replace', () => {
     const res = await org.admin.api.put(URL, {
       items: [{ role: '  Chief Engineer \t', certificateTypes: ['medical', 'medical', 'other'] }],
     })
-    expect(res.body).toEqual({ items: [{ role: 'Chief Engineer', documentTypes: [], certificateTypes: ['medical', 'other'] }] })
+    expect(res.body).toEqual({
+      items: [{ role: 'Chief Engineer', documentTypes: [], certificateTypes: ['medical', 'other'], minSeaServiceDays: null }],
+    })
     expect((await storedRows(org.id))[0]).toMatchObject({ role: 'Chief Engineer', certificate_types: ['medical', 'other'] })
   })
 

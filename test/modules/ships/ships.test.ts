@@ -17,6 +17,9 @@ describe('ships', () => {
       callSign: null,
       flag: null,
       portOfRegistry: null,
+      shipType: null,
+      grossTonnage: null,
+      propulsionPowerKw: null,
       createdAt: expect.any(String),
     })
     const again = await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Copy', imoNumber: '9074729' })
