@@ -1,13 +1,15 @@
-import { createRequire } from 'node:module'
 import { randomUUID } from 'node:crypto'
-import XAPI from '@xapi/xapi'
+import { createRequire } from 'node:module'
+import XAPIModule from '@xapi/xapi'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../app.js'
 import { createOrg, type TestOrg } from '../../factories.js'
-import { createCredential, XAPI as BASE } from '../../fixtures/xapi.js'
+import { XAPI as BASE, createCredential } from '../../fixtures/xapi.js'
 
 // Real xAPI clients that nobody here wrote, over real HTTP (axios and Node's http). tincanjs 0.50 speaks up to xAPI 1.0.2.
 const TinCan = createRequire(import.meta.url)('tincanjs')
+// A CommonJS build: Vite hands over the class itself, which TypeScript sees under `default`.
+const XAPI = XAPIModule as unknown as typeof XAPIModule.default
 
 let t: TestApp
 let org: TestOrg
@@ -34,8 +36,10 @@ describe('@xapi/xapi', () => {
 
     const first = (await xapi.getStatements({ agent: actor, limit: 2 })).data
     expect(first.statements).toHaveLength(2)
-    const second = (await xapi.getMoreStatements({ more: first.more as string })).data
-    const third = (await xapi.getMoreStatements({ more: second.more as string })).data
+    // getMoreStatements is typed for either answer; without attachments it is a StatementResult.
+    const next = async (more: string) => (await xapi.getMoreStatements({ more })).data as typeof first
+    const second = await next(first.more as string)
+    const third = await next(second.more as string)
     expect([...first.statements, ...second.statements, ...third.statements].map((s) => s.id).at(-1)).toBe(firstId)
     expect(third.more).toBe('')
 
@@ -49,7 +53,13 @@ describe('@xapi/xapi', () => {
     await xapi.createAgentProfile({ agent: actor, profileId: 'prefs', profile: { language: 'de' } })
     const profile = await xapi.getAgentProfile({ agent: actor, profileId: 'prefs' })
     expect(profile.data).toEqual({ language: 'de' })
-    await xapi.setAgentProfile({ agent: actor, profileId: 'prefs', profile: { language: 'en' }, etag: profile.headers.etag, matchHeader: 'If-Match' })
+    await xapi.setAgentProfile({
+      agent: actor,
+      profileId: 'prefs',
+      profile: { language: 'en' },
+      etag: profile.headers.etag,
+      matchHeader: 'If-Match',
+    })
     expect((await xapi.getAgentProfile({ agent: actor, profileId: 'prefs' })).data).toEqual({ language: 'en' })
   })
 
@@ -60,7 +70,11 @@ describe('@xapi/xapi', () => {
     const writer = new XAPI({ endpoint, auth: XAPI.toBasicAuth(ours.key, ours.secret), version: '1.0.3' })
     const reader = new XAPI({ endpoint, auth: XAPI.toBasicAuth(theirs.key, theirs.secret), version: '1.0.3' })
     const actor = person()
-    const [id] = (await writer.sendStatement({ statement: { actor, verb: completed, object: { objectType: 'Activity', id: 'https://courses.example.test/a' } } })).data
+    const [id] = (
+      await writer.sendStatement({
+        statement: { actor, verb: completed, object: { objectType: 'Activity', id: 'https://courses.example.test/a' } },
+      })
+    ).data
     await expect(reader.getStatement({ statementId: id })).rejects.toMatchObject({ response: { status: 404 } })
     expect((await reader.getStatements({ agent: actor })).data.statements).toEqual([])
   })
@@ -88,7 +102,9 @@ describe('tincanjs', () => {
     const got = await call<any>((callback) => lrs.retrieveStatement(one.id, { callback }))
     expect(got.verb.id).toBe(completed.id)
 
-    await call((callback) => lrs.saveState('suspend', { lesson: 2 }, { agent: actor, activity: target, contentType: 'application/json', callback }))
+    await call((callback) =>
+      lrs.saveState('suspend', { lesson: 2 }, { agent: actor, activity: target, contentType: 'application/json', callback }),
+    )
     const state = await call<any>((callback) => lrs.retrieveState('suspend', { agent: actor, activity: target, callback }))
     expect(state.contents).toEqual({ lesson: 2 })
   })
