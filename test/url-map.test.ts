@@ -105,7 +105,16 @@ const LEARN = [
   'GET /api/v1/registrations/:registration_id',
   'POST /api/v1/learn/registrations/:registration_id/attempts',
   'GET /api/v1/learn/admin/analytics/course-difficulty',
+  'POST /api/v1/learn/xapi/credentials',
+  'GET /api/v1/learn/xapi/credentials',
+  'DELETE /api/v1/learn/xapi/credentials/:credential_id',
 ]
+
+// The LRS's resources (DECISIONS §13.1): every method on each, authenticated by the LRS itself, no product gate,
+// hidden from the OpenAPI document (xAPI describes them). Their CORS preflight is a wildcard the tree prints as `*`.
+const LRS = ['statements', 'activities/state', 'activities/profile', 'agents/profile', 'activities', 'agents', 'about'].flatMap((resource) =>
+  ['GET', 'PUT', 'POST', 'DELETE'].map((method) => `${method} /api/v1/learn/xapi/${resource}`),
+)
 
 // Readiness reads crew records and learning alike: registered under learn, it needs both products (DECISIONS §10).
 const BOTH = [
@@ -170,6 +179,9 @@ const DOCUMENTED = [
   'GET /api/v1/learn/registrations/{registration_id}',
   'POST /api/v1/learn/registrations/{registration_id}/attempts',
   'GET /api/v1/learn/admin/analytics/course-difficulty',
+  'POST /api/v1/learn/xapi/credentials',
+  'GET /api/v1/learn/xapi/credentials',
+  'DELETE /api/v1/learn/xapi/credentials/{credential_id}',
 ]
 
 /**
@@ -207,7 +219,7 @@ afterAll(() => t.app.close())
 
 describe('the URL map', () => {
   it('serves exactly the methods and URLs served before, each once', () => {
-    const expected = [...UNGATED, ...CREW, ...LEARN, ...BOTH].sort()
+    const expected = [...UNGATED, ...CREW, ...LEARN, ...BOTH, ...LRS].sort()
     expect(new Set(expected).size).toBe(expected.length)
     expect(servedRoutes(t.app)).toEqual(expected)
   })
