@@ -41,5 +41,8 @@ export const xapiRoutes =
         .header('access-control-max-age', '600')
         .send(),
     )
+    app.setNotFoundHandler((_request, reply) =>
+      reply.status(404).header('x-experience-api-version', '1.0.3').send({ error: true, message: 'Not an xAPI resource' }),
+    )
     registerResources(app, [statementsResource(deps), ...documentResources(deps), ...metaResources(deps)], authenticators, deps)
   }

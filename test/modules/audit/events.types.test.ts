@@ -504,6 +504,21 @@ const CASES: Case[] = [
       return { target: { type: 'xapi_credential', id: credential.id }, actor: org.admin, data: credential }
     },
   },
+  {
+    type: 'xapi_credential.created',
+    produce: async (h) => {
+      const { secret: _secret, ...credential } = ok(await org.admin.api.post('/api/v1/learn/xapi/credentials', { name: 'LMS' }, h), 201)
+      return { target: { type: 'xapi_credential', id: credential.id }, actor: org.admin, data: credential }
+    },
+  },
+  {
+    type: 'xapi_credential.deleted',
+    produce: async (h) => {
+      const { secret: _secret, ...credential } = ok(await org.admin.api.post('/api/v1/learn/xapi/credentials', { name: 'LMS' }), 201)
+      expect((await org.admin.api.delete(`/api/v1/learn/xapi/credentials/${credential.id}`, h)).status).toBe(204)
+      return { target: { type: 'xapi_credential', id: credential.id }, actor: org.admin, data: credential }
+    },
+  },
 ]
 
 /** The events of one request, as the audit API lists them to an admin. */

@@ -75,7 +75,11 @@ describe('LRS credentials', () => {
 
   it('refuses a wrong secret, an unknown key and no credentials with 401 and a Basic challenge', async () => {
     const credential = await createCredential(org)
-    for (const caller of [lrs(t.app, { ...credential, secret: 'wrong' }), lrs(t.app, { key: 'nobody', secret: credential.secret }), lrs(t.app, null)]) {
+    for (const caller of [
+      lrs(t.app, { ...credential, secret: 'wrong' }),
+      lrs(t.app, { key: 'nobody', secret: credential.secret }),
+      lrs(t.app, null),
+    ]) {
       const res = await caller.get('/statements')
       expect(res.status).toBe(401)
       expect(res.headers['www-authenticate']).toBe('Basic realm="xAPI"')

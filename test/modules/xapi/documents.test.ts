@@ -24,7 +24,12 @@ describe('the State resource', () => {
     expect(got.status).toBe(200)
     expect(got.body).toEqual({ page: 3, done: false })
     expect(got.headers.etag).toBe(sha1(JSON.stringify({ page: 3, done: false })))
-    const row = await t.database.db.selectFrom('xapi_documents').select('etag').where('organization_id', '=', org.id).where('document_id', '=', 'bookmark').executeTakeFirstOrThrow()
+    const row = await t.database.db
+      .selectFrom('xapi_documents')
+      .select('etag')
+      .where('organization_id', '=', org.id)
+      .where('document_id', '=', 'bookmark')
+      .executeTakeFirstOrThrow()
     expect(row.etag).toBe(got.headers.etag)
 
     expect((await api.post(at('bookmark'), { page: 4, score: 0.5 })).status).toBe(204)
@@ -42,7 +47,12 @@ describe('the State resource', () => {
   })
 
   it('refuses a missing or malformed agent, activityId or registration with 400', async () => {
-    for (const params of [{ activityId: activityId(), stateId: 's' }, { agent: agent(), stateId: 's' }, { activityId: activityId(), agent: { name: 'x' }, stateId: 's' }, { activityId: activityId(), agent: agent(), registration: 'r', stateId: 's' }]) {
+    for (const params of [
+      { activityId: activityId(), stateId: 's' },
+      { agent: agent(), stateId: 's' },
+      { activityId: activityId(), agent: { name: 'x' }, stateId: 's' },
+      { activityId: activityId(), agent: agent(), registration: 'r', stateId: 's' },
+    ]) {
       expect((await api.put(`/activities/state${query(params)}`, { a: 1 })).status).toBe(400)
     }
   })
@@ -67,7 +77,9 @@ describe('the profile resources', () => {
       expect((await api.put(at, { v: 2 }, { 'if-match': etag })).status).toBe(204)
       expect((await api.get(at)).body).toEqual({ v: 2 })
       expect((await api.delete(at, { 'if-match': etag })).status).toBe(412)
-      expect((await api.get(`${path}${query({ ...params, profileId: undefined })}`.replace('&profileId=undefined', ''))).body).toEqual(['settings'])
+      expect((await api.get(`${path}${query({ ...params, profileId: undefined })}`.replace('&profileId=undefined', ''))).body).toEqual([
+        'settings',
+      ])
       expect((await api.delete(at)).status).toBe(204)
       expect((await api.get(at)).status).toBe(404)
     })
@@ -77,11 +89,23 @@ describe('the profile resources', () => {
 describe('activities and agents', () => {
   it('returns the definition merged from every statement, and a Person for an agent', async () => {
     const id = activityId()
-    const statement = (name: Record<string, string>) => ({ actor: agent(), verb: { id: 'http://adlnet.gov/expapi/verbs/experienced' }, object: { id, definition: { name } } })
+    const statement = (name: Record<string, string>) => ({
+      actor: agent(),
+      verb: { id: 'http://adlnet.gov/expapi/verbs/experienced' },
+      object: { id, definition: { name } },
+    })
     expect((await api.post('/statements', [statement({ 'en-US': 'Meeting' }), statement({ 'fr-FR': 'Réunion' })])).status).toBe(200)
-    expect((await api.get(`/activities${query({ activityId: id })}`)).body).toEqual({ objectType: 'Activity', id, definition: { name: { 'en-US': 'Meeting', 'fr-FR': 'Réunion' } } })
+    expect((await api.get(`/activities${query({ activityId: id })}`)).body).toEqual({
+      objectType: 'Activity',
+      id,
+      definition: { name: { 'en-US': 'Meeting', 'fr-FR': 'Réunion' } },
+    })
     const someone = { ...agent(), name: 'Ada' }
-    expect((await api.get(`/agents${query({ agent: someone })}`)).body).toEqual({ objectType: 'Person', name: ['Ada'], mbox: [someone.mbox] })
+    expect((await api.get(`/agents${query({ agent: someone })}`)).body).toEqual({
+      objectType: 'Person',
+      name: ['Ada'],
+      mbox: [someone.mbox],
+    })
     expect((await api.get('/agents')).status).toBe(400)
   })
 })

@@ -20,7 +20,9 @@ const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).di
 function multipart(json: unknown, parts: { contentType: string; content: Buffer | string; hash?: string }[]): Buffer {
   const chunks = [`--${BOUNDARY}\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(json)}\r\n`]
   for (const part of parts) {
-    chunks.push(`--${BOUNDARY}\r\nContent-Type: ${part.contentType}\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: ${part.hash ?? sha256(part.content)}\r\n\r\n${part.content}\r\n`)
+    chunks.push(
+      `--${BOUNDARY}\r\nContent-Type: ${part.contentType}\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: ${part.hash ?? sha256(part.content)}\r\n\r\n${part.content}\r\n`,
+    )
   }
   return Buffer.from(`${chunks.join('')}--${BOUNDARY}--\r\n`)
 }
@@ -29,7 +31,17 @@ const mixed = { 'content-type': `multipart/mixed; boundary=${BOUNDARY}` }
 describe('attachments', () => {
   it('stores attachments sent in multipart/mixed and returns them with attachments=true', async () => {
     const text = 'Certificate of completion'
-    const sent = statement({ attachments: [{ usageType: 'http://id.tincanapi.com/attachment/certificate', display: { en: 'Certificate' }, contentType: 'text/plain', length: text.length, sha2: sha256(text) }] })
+    const sent = statement({
+      attachments: [
+        {
+          usageType: 'http://id.tincanapi.com/attachment/certificate',
+          display: { en: 'Certificate' },
+          contentType: 'text/plain',
+          length: text.length,
+          sha2: sha256(text),
+        },
+      ],
+    })
     const res = await api.post('/statements', multipart(sent, [{ contentType: 'text/plain', content: text }]), mixed)
     expect(res.status).toBe(200)
     const plain = await api.get(`/statements${query({ statementId: res.body[0] })}`)
@@ -41,10 +53,14 @@ describe('attachments', () => {
 
   it('refuses a missing part, a part no statement names and a part whose hash is wrong', async () => {
     const text = 'x'
-    const sent = statement({ attachments: [{ usageType: 'http://x.test/u', display: { en: 'X' }, contentType: 'text/plain', length: 1, sha2: sha256(text) }] })
+    const sent = statement({
+      attachments: [{ usageType: 'http://x.test/u', display: { en: 'X' }, contentType: 'text/plain', length: 1, sha2: sha256(text) }],
+    })
     expect((await api.post('/statements', sent)).status).toBe(400)
     expect((await api.post('/statements', multipart(statement(), [{ contentType: 'text/plain', content: text }]), mixed)).status).toBe(400)
-    expect((await api.post('/statements', multipart(sent, [{ contentType: 'text/plain', content: text, hash: sha256('y') }]), mixed)).status).toBe(400)
+    expect(
+      (await api.post('/statements', multipart(sent, [{ contentType: 'text/plain', content: text, hash: sha256('y') }]), mixed)).status,
+    ).toBe(400)
   })
 })
 
@@ -56,8 +72,18 @@ describe('signed statements', () => {
     const base = statement({ id: randomUUID() })
     const key = alg.startsWith('RS') ? await importPKCS8(pem, alg) : new TextEncoder().encode('a shared secret of thirty-two bytes!')
     const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payloadOf(base)))).setProtectedHeader({ alg }).sign(key)
-    const attachment = { usageType: 'http://adlnet.gov/expapi/attachments/signature', display: { en: 'Signature' }, contentType: 'application/octet-stream', length: jws.length, sha2: sha256(jws) }
-    return api.post('/statements', multipart({ ...base, attachments: [attachment] }, [{ contentType: 'application/octet-stream', content: jws }]), mixed)
+    const attachment = {
+      usageType: 'http://adlnet.gov/expapi/attachments/signature',
+      display: { en: 'Signature' },
+      contentType: 'application/octet-stream',
+      length: jws.length,
+      sha2: sha256(jws),
+    }
+    return api.post(
+      '/statements',
+      multipart({ ...base, attachments: [attachment] }, [{ contentType: 'application/octet-stream', content: jws }]),
+      mixed,
+    )
   }
 
   it('accepts RS256, RS384 and RS512 over the statement itself', async () => {
@@ -68,8 +94,22 @@ describe('signed statements', () => {
     expect((await signed('HS256')).status).toBe(400)
     expect((await signed('RS256', (s) => ({ ...s, verb: { id: 'http://adlnet.gov/expapi/verbs/passed' } }))).status).toBe(400)
     const base = statement()
-    const attachment = { usageType: 'http://adlnet.gov/expapi/attachments/signature', display: { en: 'S' }, contentType: 'application/octet-stream', length: 3, sha2: sha256('abc') }
-    expect((await api.post('/statements', multipart({ ...base, attachments: [attachment] }, [{ contentType: 'application/octet-stream', content: 'abc' }]), mixed)).status).toBe(400)
+    const attachment = {
+      usageType: 'http://adlnet.gov/expapi/attachments/signature',
+      display: { en: 'S' },
+      contentType: 'application/octet-stream',
+      length: 3,
+      sha2: sha256('abc'),
+    }
+    expect(
+      (
+        await api.post(
+          '/statements',
+          multipart({ ...base, attachments: [attachment] }, [{ contentType: 'application/octet-stream', content: 'abc' }]),
+          mixed,
+        )
+      ).status,
+    ).toBe(400)
   })
 })
 
@@ -77,26 +117,50 @@ describe('the HTTP protocol', () => {
   it('takes the alternate request syntax: a POST with method, headers and content as a form', async () => {
     const id = randomUUID()
     const auth = `Basic ${Buffer.from(`${credential.key}:${credential.secret}`).toString('base64')}`
-    const form = new URLSearchParams({ statementId: id, content: JSON.stringify(statement()), 'X-Experience-API-Version': '1.0.3', Authorization: auth })
-    const res = await t.app.inject({ method: 'POST', url: `${XAPI}/statements?method=PUT`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() })
+    const form = new URLSearchParams({
+      statementId: id,
+      content: JSON.stringify(statement()),
+      'X-Experience-API-Version': '1.0.3',
+      Authorization: auth,
+    })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${XAPI}/statements?method=PUT`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form.toString(),
+    })
     expect(res.statusCode).toBe(204)
     expect((await api.get(`/statements${query({ statementId: id })}`)).status).toBe(200)
-    const extra = await t.app.inject({ method: 'POST', url: `${XAPI}/statements?method=PUT&statementId=${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() })
+    const extra = await t.app.inject({
+      method: 'POST',
+      url: `${XAPI}/statements?method=PUT&statementId=${id}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form.toString(),
+    })
     expect(extra.statusCode).toBe(400)
   })
 
   it('needs a 1.0.x version header everywhere but about, and answers 1.0.3 always', async () => {
     expect((await api.get('/statements', { 'x-experience-api-version': '0.95' })).status).toBe(400)
-    const missing = await t.app.inject({ method: 'GET', url: `${XAPI}/statements`, headers: { authorization: `Basic ${Buffer.from(`${credential.key}:${credential.secret}`).toString('base64')}` } })
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: `${XAPI}/statements`,
+      headers: { authorization: `Basic ${Buffer.from(`${credential.key}:${credential.secret}`).toString('base64')}` },
+    })
     expect(missing.statusCode).toBe(400)
     expect(missing.headers['x-experience-api-version']).toBe('1.0.3')
-    for (const version of ['1.0.0', '1.0.1', '1.0.2', '1.0.3']) expect((await api.get('/statements', { 'x-experience-api-version': version })).status).toBe(200)
+    for (const version of ['1.0.0', '1.0.1', '1.0.2', '1.0.3'])
+      expect((await api.get('/statements', { 'x-experience-api-version': version })).status).toBe(200)
     const about = await t.app.inject({ method: 'GET', url: `${XAPI}/about` })
     expect([about.statusCode, JSON.parse(about.body)]).toEqual([200, { version: ['1.0.3', '1.0.2', '1.0.1', '1.0.0'], extensions: {} }])
   })
 
   it('opens CORS to any origin, preflight included', async () => {
-    const preflight = await t.app.inject({ method: 'OPTIONS', url: `${XAPI}/statements`, headers: { origin: 'https://content.example.test', 'access-control-request-method': 'PUT' } })
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: `${XAPI}/statements`,
+      headers: { origin: 'https://content.example.test', 'access-control-request-method': 'PUT' },
+    })
     expect(preflight.statusCode).toBe(204)
     expect(preflight.headers['access-control-allow-origin']).toBe('https://content.example.test')
     expect(preflight.headers['access-control-allow-headers']).toContain('authorization')

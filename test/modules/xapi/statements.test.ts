@@ -42,7 +42,10 @@ describe('storing statements', () => {
     const sent = statement()
     expect((await api.put(`/statements${query({ statementId: id })}`, sent)).status).toBe(204)
     expect((await api.put(`/statements${query({ statementId: id })}`, sent)).status).toBe(204)
-    const conflict = await api.put(`/statements${query({ statementId: id })}`, { ...sent, verb: { id: 'http://adlnet.gov/expapi/verbs/passed' } })
+    const conflict = await api.put(`/statements${query({ statementId: id })}`, {
+      ...sent,
+      verb: { id: 'http://adlnet.gov/expapi/verbs/passed' },
+    })
     expect(conflict.status).toBe(409)
     expect((await storedRows(t, org.id)).filter((row) => row.id === id)).toHaveLength(1)
     expect((await api.put(`/statements${query({ statementId: randomUUID() })}`, { ...sent, id: randomUUID() })).status).toBe(400)
@@ -73,7 +76,9 @@ describe('storing statements', () => {
   it('returns a single context activity as an array', async () => {
     const sent = statement({ context: { contextActivities: { parent: { id: 'https://courses.example.test/parent' } } } })
     const [id] = (await api.post('/statements', sent)).body
-    expect((await api.get(`/statements${query({ statementId: id })}`)).body.context.contextActivities.parent).toEqual([{ id: 'https://courses.example.test/parent' }])
+    expect((await api.get(`/statements${query({ statementId: id })}`)).body.context.contextActivities.parent).toEqual([
+      { id: 'https://courses.example.test/parent' },
+    ])
   })
 
   it('voids: the target is hidden from statementId and queries, found by voidedStatementId; a voiding statement cannot be voided', async () => {
@@ -96,7 +101,9 @@ describe('storing statements', () => {
     const [id] = (await api.post('/statements', statement())).body
     const update = sql`update xapi_statements set verb_id = 'x' where organization_id = ${org.id} and id = ${id}`.execute(t.database.db)
     await expect(update).rejects.toThrow(/append-only/)
-    await expect(sql`delete from xapi_statements where organization_id = ${org.id} and id = ${id}`.execute(t.database.db)).rejects.toThrow(/append-only/)
+    await expect(sql`delete from xapi_statements where organization_id = ${org.id} and id = ${id}`.execute(t.database.db)).rejects.toThrow(
+      /append-only/,
+    )
     expect((await storedRows(t, org.id)).find((row) => row.id === id)?.voided).toBe(false)
   })
 })
@@ -108,10 +115,15 @@ describe('querying statements', () => {
     const registration = randomUUID()
     const activity = `https://courses.example.test/${randomUUID()}`
     const first = statement({ actor: learner, object: { id: activity }, context: { registration, instructor } })
-    const second = statement({ actor: learner, verb: { id: 'http://adlnet.gov/expapi/verbs/passed' }, context: { contextActivities: { grouping: [{ id: activity }] } } })
+    const second = statement({
+      actor: learner,
+      verb: { id: 'http://adlnet.gov/expapi/verbs/passed' },
+      context: { contextActivities: { grouping: [{ id: activity }] } },
+    })
     const [firstId] = (await api.post('/statements', first)).body
     const [secondId] = (await api.post('/statements', second)).body
-    const ids = async (params: Record<string, unknown>) => (await api.get(`/statements${query(params)}`)).body.statements.map((s: { id: string }) => s.id)
+    const ids = async (params: Record<string, unknown>) =>
+      (await api.get(`/statements${query(params)}`)).body.statements.map((s: { id: string }) => s.id)
     expect(await ids({ agent: learner })).toEqual([secondId, firstId])
     expect(await ids({ agent: learner, ascending: 'true' })).toEqual([firstId, secondId])
     expect(await ids({ agent: learner, verb: 'http://adlnet.gov/expapi/verbs/passed' })).toEqual([secondId])
@@ -126,7 +138,16 @@ describe('querying statements', () => {
   })
 
   it('refuses unknown, repeated and malformed parameters with 400, and still says how consistent it is', async () => {
-    for (const path of ['?foo=1', '?limit=-1', '?since=yesterday', '?agent=%7B%7D', '?format=full', '?statementId=1', '?statementId=x&limit=1', '?verb=a&verb=b'].map((q) => `/statements${q}`)) {
+    for (const path of [
+      '?foo=1',
+      '?limit=-1',
+      '?since=yesterday',
+      '?agent=%7B%7D',
+      '?format=full',
+      '?statementId=1',
+      '?statementId=x&limit=1',
+      '?verb=a&verb=b',
+    ].map((q) => `/statements${q}`)) {
       const res = await api.get(path)
       expect(res.status, path).toBe(400)
       expect(res.headers['x-experience-api-consistent-through'], path).toEqual(expect.any(String))
@@ -159,7 +180,9 @@ describe('querying statements', () => {
     expect(ids.actor).toEqual({ objectType: 'Agent', mbox: sent.actor.mbox })
     expect(ids.verb).toEqual({ id: sent.verb.id })
     expect(ids.object).toEqual({ id: sent.object.id })
-    const canonical = (await api.get(`/statements${query({ statementId: id, format: 'canonical' })}`, { 'accept-language': 'de-DE, en;q=0.5' })).body
+    const canonical = (
+      await api.get(`/statements${query({ statementId: id, format: 'canonical' })}`, { 'accept-language': 'de-DE, en;q=0.5' })
+    ).body
     expect(canonical.verb.display).toEqual({ 'de-DE': 'abgeschlossen' })
     expect((await api.get(`/statements${query({ statementId: id })}`)).body.verb.display).toEqual(sent.verb.display)
   })

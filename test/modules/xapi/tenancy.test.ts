@@ -23,7 +23,11 @@ describe('one LRS per organization', () => {
     expect((await storedRows(t, org.id)).filter((row) => row.id === id)).toHaveLength(1)
     expect((await storedRows(t, other.id)).filter((row) => row.id === id)).toHaveLength(1)
     // Voiding in one organization leaves the other's statement alone.
-    await theirs.post('/statements', { actor: yours.actor, verb: { id: 'http://adlnet.gov/expapi/verbs/voided' }, object: { objectType: 'StatementRef', id } })
+    await theirs.post('/statements', {
+      actor: yours.actor,
+      verb: { id: 'http://adlnet.gov/expapi/verbs/voided' },
+      object: { objectType: 'StatementRef', id },
+    })
     expect((await ours.get(`/statements${query({ statementId: id })}`)).status).toBe(200)
   })
 
@@ -62,7 +66,9 @@ describe('scopes and callers', () => {
     expect((await lrs(t.app, await createCredential(org, ['statements/write'])).get('/statements')).status).toBe(403)
     const reader = lrs(t.app, await createCredential(org, ['all/read']))
     expect((await reader.post('/statements', statement())).status).toBe(403)
-    expect((await reader.put(`/activities/state${query({ activityId: 'https://x.test/a', agent: actor, stateId: 's' })}`, { a: 1 })).status).toBe(403)
+    expect(
+      (await reader.put(`/activities/state${query({ activityId: 'https://x.test/a', agent: actor, stateId: 's' })}`, { a: 1 })).status,
+    ).toBe(403)
     expect((await reader.get(`/statements${query({ agent: actor })}`)).body.statements).toHaveLength(2)
   })
 
@@ -70,15 +76,28 @@ describe('scopes and callers', () => {
     const actor = { mbox: `mailto:${randomUUID()}@example.test` }
     await lrs(t.app, await createCredential(org)).post('/statements', statement({ actor }))
     for (const user of [org.admin, org.officeAdmin]) {
-      const res = await t.app.inject({ method: 'GET', url: `${XAPI}/statements${query({ agent: actor })}`, headers: { authorization: `Bearer ${user.token}`, 'x-experience-api-version': '1.0.3' } })
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `${XAPI}/statements${query({ agent: actor })}`,
+        headers: { authorization: `Bearer ${user.token}`, 'x-experience-api-version': '1.0.3' },
+      })
       expect(res.statusCode).toBe(200)
       expect(JSON.parse(res.body).statements).toHaveLength(1)
     }
     for (const user of [org.officeEmployee, org.crew]) {
-      const res = await t.app.inject({ method: 'GET', url: `${XAPI}/statements`, headers: { authorization: `Bearer ${user.token}`, 'x-experience-api-version': '1.0.3' } })
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `${XAPI}/statements`,
+        headers: { authorization: `Bearer ${user.token}`, 'x-experience-api-version': '1.0.3' },
+      })
       expect(res.statusCode).toBe(403)
     }
-    const write = await t.app.inject({ method: 'POST', url: `${XAPI}/statements`, headers: { authorization: `Bearer ${org.admin.token}`, 'x-experience-api-version': '1.0.3', 'content-type': 'application/json' }, payload: JSON.stringify(statement()) })
+    const write = await t.app.inject({
+      method: 'POST',
+      url: `${XAPI}/statements`,
+      headers: { authorization: `Bearer ${org.admin.token}`, 'x-experience-api-version': '1.0.3', 'content-type': 'application/json' },
+      payload: JSON.stringify(statement()),
+    })
     expect(write.statusCode).toBe(403)
   })
 })
