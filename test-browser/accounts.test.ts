@@ -16,7 +16,7 @@ let browser: Browser
 let admin: SeaworthyClient
 
 beforeAll(async () => {
-  service = await startService(ADMIN, { ACCESS_TOKEN_TTL_SECONDS: String(TOKEN_SECONDS) })
+  service = await startService(ADMIN, { ACCESS_TOKEN_TTL_SECONDS: String(TOKEN_SECONDS), LOGIN_MAX_FAILURES_PER_EMAIL: '3' })
   admin = await signIn(service.baseUrl, ADMIN.email)
   browser = await launchBrowser()
 })
@@ -110,6 +110,25 @@ describe('accounts in the console', () => {
       body: { email: person.email, password: 'paz second password' },
     })
     expect(login.response.status).toBe(200)
+    await page.context().close()
+  })
+
+  it('says when a locked-out sign-in can be tried again', async () => {
+    const page = await freshPage()
+    await page.goto(`${service.baseUrl}/console/sign-in`)
+    await page.getByLabel('E-mail').fill('nobody@accounts.test')
+    const attempt = async (password: string) => {
+      await page.getByLabel(/^Password/).fill(password)
+      const answered = page.waitForResponse((response) => response.url().endsWith('/api/v1/auth/token'))
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+      return (await answered).status()
+    }
+    for (const n of [1, 2, 3]) expect(await attempt(`wrong password ${n}`)).toBe(401)
+    expect(await attempt('wrong password 4')).toBe(429)
+    await page
+      .getByRole('alert')
+      .getByText(/^Too many failed sign-ins\. Try again in 15 minutes, at \d{2}:\d{2}/)
+      .waitFor()
     await page.context().close()
   })
 

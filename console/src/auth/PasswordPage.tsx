@@ -2,7 +2,8 @@ import { Alert, Button, Card, PasswordInput, Stack, Text, Title } from '@mantine
 import { type FormEvent, useState } from 'react'
 import { ApiError, unwrap } from '../api.js'
 import { errorText } from '../shared/errors.js'
-import { PASSWORD_RULE, passwordProblem } from './password-rules.js'
+import { NewPasswordFields } from './NewPasswordFields.js'
+import { passwordProblem } from './password-rules.js'
 import { useSession } from './session.js'
 
 /** `/console/account/password`: every role changes their own password; their other sign-ins end. */
@@ -63,21 +64,13 @@ export default function PasswordPage() {
               onChange={(e) => setCurrent(e.currentTarget.value)}
               error={errors.current}
             />
-            <PasswordInput
-              label="New password"
-              description={PASSWORD_RULE}
-              autoComplete="new-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
+            <NewPasswordFields
+              password={password}
+              repeated={repeated}
+              onPassword={setPassword}
+              onRepeated={setRepeated}
               error={errors.password}
-            />
-            <PasswordInput
-              label="Repeat the new password"
-              autoComplete="new-password"
-              required
-              value={repeated}
-              onChange={(e) => setRepeated(e.currentTarget.value)}
+              repeatLabel="Repeat the new password"
             />
             <Button type="submit" loading={busy} w="fit-content">
               Change password

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Card, Center, PasswordInput, Stack, Text, Title } from '@mantine/core'
+import { Alert, Anchor, Button, Card, Center, Stack, Text, Title } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { ApiError, publicClient, unwrap } from '../api.js'
 import { errorText } from '../shared/errors.js'
-import { PASSWORD_RULE, passwordProblem } from './password-rules.js'
+import { NewPasswordFields } from './NewPasswordFields.js'
+import { passwordProblem } from './password-rules.js'
 import { useSessionState } from './session.js'
 
 const PAGES = {
@@ -63,22 +64,14 @@ export function SetPasswordPage({ kind }: { kind: keyof typeof PAGES }) {
                 {error}
               </Alert>
             )}
-            <PasswordInput
-              label="New password"
-              description={PASSWORD_RULE}
-              autoComplete="new-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
+            <NewPasswordFields
+              password={password}
+              repeated={repeated}
+              onPassword={setPassword}
+              onRepeated={setRepeated}
               error={fieldError}
+              repeatLabel="Repeat the password"
               autoFocus
-            />
-            <PasswordInput
-              label="Repeat the password"
-              autoComplete="new-password"
-              required
-              value={repeated}
-              onChange={(e) => setRepeated(e.currentTarget.value)}
             />
             <Button type="submit" loading={busy}>
               Save password and sign in
