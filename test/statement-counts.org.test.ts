@@ -242,7 +242,8 @@ describe('users', () => {
       role: 'crew',
     })
     expect([created.status, created.body.state, counter.statements, counter.transactions]).toEqual([201, 'pending', 1, 0])
-    const user = created.body
+    // Its invitation link comes with it, made by the same statement (DECISIONS §15).
+    const { invitation, ...user } = created.body
     const path = `${users}/${user.id}`
     // A password lets the pending user log in: the state moves by the same statement's rule.
     counter.reset()
@@ -254,6 +255,7 @@ describe('users', () => {
     expect(await cost(() => org.admin.api.patch(path, { state: 'active' }), 200)).toEqual(ONE)
     expect(await eventsOf(user.id)).toEqual([
       { type: 'user.created', data: user },
+      { type: 'user.invited', data: { expiresAt: invitation.expiresAt } },
       { type: 'user.updated', data: { changes: { lastName: ['Pike', 'Lake'] }, passwordSet: true } },
       { type: 'user.updated', data: { changes: { state: ['pending', 'active'] } } },
       { type: 'user.suspended', data: { changes: { state: ['active', 'suspended'] } } },
@@ -262,8 +264,9 @@ describe('users', () => {
   })
 
   it("another organization's user and a taken e-mail are refused, writing nothing", async () => {
-    const user = (await org.admin.api.post(users, { email: `u-${uuidv7()}@example.test`, firstName: 'Bo', lastName: 'Lund', role: 'crew' }))
-      .body
+    const { invitation, ...user } = (
+      await org.admin.api.post(users, { email: `u-${uuidv7()}@example.test`, firstName: 'Bo', lastName: 'Lund', role: 'crew' })
+    ).body
     const path = `${users}/${user.id}`
     expect(await cost(() => other.admin.api.patch(path, { firstName: 'Theirs' }), 404)).toEqual(ONE)
     expect(await cost(() => other.admin.api.delete(path), 404)).toEqual(ONE)
@@ -271,7 +274,10 @@ describe('users', () => {
     const copy = { email: user.email, firstName: 'Copy', lastName: 'Cat', role: 'crew' }
     expect(await cost(() => org.admin.api.post(users, copy), 409)).toEqual(REFUSED)
     expect((await org.admin.api.get(path)).body).toEqual(user)
-    expect(await eventsOf(user.id)).toEqual([{ type: 'user.created', data: user }])
+    expect(await eventsOf(user.id)).toEqual([
+      { type: 'user.created', data: user },
+      { type: 'user.invited', data: { expiresAt: invitation.expiresAt } },
+    ])
     expect(await db.selectFrom('events').select('id').where(sql`data->>'firstName'`, '=', 'Copy').execute()).toEqual([])
   })
 })

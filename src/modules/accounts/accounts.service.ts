@@ -12,8 +12,7 @@ import { appendEvents } from '../../lib/events.js'
 import { createMailer, type Mailer } from '../../lib/mail.js'
 import { revokeUserRefreshTokens } from '../auth/sessions.queries.js'
 import { type SessionDeps, startSession } from '../auth/sessions.service.js'
-import { createUser, type NewUser } from '../users/users.queries.js'
-import type { User } from '../users/users.schemas.js'
+import { findOrganization, createInvitedUser as insertInvitedUser, type NewUser } from '../users/users.queries.js'
 import type { ModuleDeps } from '../types.js'
 import type { AccountLink } from './accounts.schemas.js'
 import { endEarlierCredentials, insertLink, linkIsLive, lockLinkUser, passwordHashOf, setPassword, useLink } from './accounts.queries.js'
@@ -53,6 +52,10 @@ const KINDS = {
 } as const
 
 type LinkUser = NonNullable<Awaited<ReturnType<typeof lockLinkUser>>>
+/** Who a link's e-mail goes to. */
+type Recipient = Pick<LinkUser, 'email' | 'first_name' | 'organization_name'>
+
+const linkUrl = (deps: LinkDeps, purpose: AccountLinkPurpose, token: string) => `${deps.publicUrl}/console/${KINDS[purpose].page}/${token}`
 
 /** Issues a link in the caller's transaction: the earlier ones of its kind stop working. Mail goes after the commit. */
 async function issueLink(trx: Db, deps: LinkDeps, actor: Actor, user: LinkUser, purpose: AccountLinkPurpose) {
@@ -60,13 +63,13 @@ async function issueLink(trx: Db, deps: LinkDeps, actor: Actor, user: LinkUser, 
   const { token, hash } = newOpaqueToken()
   const ttlHours = kind.ttlHours(deps.accounts)
   const expiresAt = await insertLink(trx, { id: uuidv7(), orgId: actor.orgId, userId: user.id, purpose, hash, ttlHours })
-  const link = { url: `${deps.publicUrl}/console/${kind.page}/${token}`, expiresAt: iso(expiresAt) }
+  const link = { url: linkUrl(deps, purpose, token), expiresAt: iso(expiresAt) }
   await appendEvents(trx, actor, [{ type: kind.event, target: { type: 'user', id: user.id }, data: { expiresAt: link.expiresAt } }])
   const send = () => mailLink(deps, user, purpose, link)
   return { link, send }
 }
 
-async function mailLink(deps: LinkDeps, user: LinkUser, purpose: AccountLinkPurpose, link: AccountLink): Promise<void> {
+async function mailLink(deps: LinkDeps, user: Recipient, purpose: AccountLinkPurpose, link: AccountLink): Promise<void> {
   if (!deps.mailer) return
   const kind = KINDS[purpose]
   const text = `Hello ${user.first_name},\n\n${kind.intro(user.organization_name)}\n\n${link.url}\n\nThe link works once, until ${link.expiresAt}.\n`
@@ -86,14 +89,16 @@ export async function issueLinkFor(deps: LinkDeps, actor: Actor, userId: string,
   return link
 }
 
-/** A user created without a password, with the invitation that lets them in (DECISIONS §15). */
+/** A user created without a password, with the invitation that lets them in (DECISIONS §15): one statement. */
 export async function createInvitedUser(deps: LinkDeps, actor: Actor, fields: Omit<NewUser, 'passwordHash'>) {
-  const { user, link, send } = await deps.db.transaction().execute(async (trx) => {
-    const created: User = await createUser(trx, actor, { ...fields, passwordHash: null })
-    const locked = (await lockLinkUser(trx, actor.orgId, created.id))!
-    return { user: created, ...(await issueLink(trx, deps, actor, locked, 'invitation')) }
-  })
-  await send()
+  const { token, hash } = newOpaqueToken()
+  const invitation = { linkId: uuidv7(), hash, ttlHours: deps.accounts.invitationTtlHours }
+  const { user, expiresAt } = await insertInvitedUser(deps.db, actor, { ...fields, passwordHash: null }, invitation)
+  const link = { url: linkUrl(deps, 'invitation', token), expiresAt: iso(expiresAt) }
+  if (deps.mailer) {
+    const organization = await findOrganization(deps.db, actor.orgId)
+    await mailLink(deps, { email: user.email, first_name: user.firstName, organization_name: organization.name }, 'invitation', link)
+  }
   return { ...user, invitation: link }
 }
 
