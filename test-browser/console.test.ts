@@ -236,10 +236,10 @@ describe('the office console', () => {
   it('sends an expired session back to sign-in with a message', async () => {
     await newPage()
     await signInAs(page, service.baseUrl, ADMIN.email)
-    // A token the service no longer accepts, as after a restart with another secret or a revocation.
+    // Tokens the service no longer accepts, as after a restart with another secret or a revocation.
     await page.evaluate(() => {
-      const stored = JSON.parse(sessionStorage.getItem('seaworthy.session') ?? '{}')
-      sessionStorage.setItem('seaworthy.session', JSON.stringify({ ...stored, token: 'expired' }))
+      const stored = JSON.parse(localStorage.getItem('seaworthy.session') ?? '{}')
+      localStorage.setItem('seaworthy.session', JSON.stringify({ ...stored, token: 'expired', refreshToken: 'revoked' }))
     })
     await page.goto(consoleUrl('/crew'))
     await page.getByText('Your session has expired. Please sign in again.').waitFor()

@@ -56,9 +56,12 @@ async function waitReady(baseUrl: string, child: ChildProcess, log: () => string
 
 /**
  * A database of its own on PostgreSQL, an organization with both products made by the CLI, and the
- * service started as `npm start` would run it, on a free port.
+ * service started as `npm start` would run it, on a free port; `overrides` add to its environment.
  */
-export async function startService(admin: { email: string; password: string; domain: string }): Promise<RunningService> {
+export async function startService(
+  admin: { email: string; password: string; domain: string },
+  overrides: Record<string, string> = {},
+): Promise<RunningService> {
   const dbName = `${DB_PREFIX}_${Date.now()}_${process.pid}`
   await adminQuery(`create database ${dbName}`)
   const databaseUrl = Object.assign(new URL(PG_ADMIN_URL), { pathname: `/${dbName}` }).toString()
@@ -74,6 +77,7 @@ export async function startService(admin: { email: string; password: string; dom
     // The webhook test's receiver is a plain http server on loopback, which the service refuses by default.
     WEBHOOK_ALLOW_HTTP: '1',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    ...overrides,
   }
   const cli = join(ROOT, 'src', 'cli.ts')
   const orgArgs = ['org', 'create', '--name', 'Browser Line', '--admin-email', admin.email, '--admin-password', admin.password]

@@ -115,34 +115,36 @@ describe('assignments', () => {
     expect([written, events]).toEqual([[], []])
   })
 
-  it('PATCH is one statement, dates or not; the date rules against the stored dates are part of it', async () => {
+  it('PATCH is one statement, dates or not (two when it writes an endDate); the date rules against the stored dates are part of it', async () => {
     const ship = await newShip()
-    const dates = { startDate: '2026-03-01', dueDate: '2026-03-15', endDate: '2026-09-01' }
+    // Dates of a contract still running: an ended one also brings its sea service into step (DECISIONS §14).
+    const dates = { startDate: '2099-03-01', dueDate: '2099-03-15', endDate: '2099-09-01' }
     const assignment = (await org.admin.api.post(assignments, { userId: org.crew.id, shipId: ship.id, role: 'Cook', ...dates })).body
     const path = `/api/v1/assignments/${assignment.id}`
-    expect(await cost(() => org.admin.api.patch(path, { dueDate: '2026-04-01' }), 200)).toEqual(ONE)
-    expect(await cost(() => org.admin.api.patch(path, { role: 'Bosun', endDate: '2026-09-02' }), 200)).toEqual(ONE)
+    expect(await cost(() => org.admin.api.patch(path, { dueDate: '2099-04-01' }), 200)).toEqual(ONE)
+    // Writing an endDate also brings the contract's sea service into step (a reopened contract loses its row): one more.
+    expect(await cost(() => org.admin.api.patch(path, { role: 'Bosun', endDate: '2099-09-02' }), 200)).toEqual({ ...ONE, statements: 2 })
     // The stored start date is kept: a due date before it is refused, explained from the stored row.
     counter.reset()
-    const refused = await org.admin.api.patch(path, { dueDate: '2026-02-01' })
+    const refused = await org.admin.api.patch(path, { dueDate: '2099-02-01' })
     expect([refused.status, refused.body, counter.statements, counter.transactions]).toEqual([
       422,
       { detail: [{ loc: ['body', 'dueDate'], msg: 'dueDate must not be before startDate', type: 'value_error' }] },
       1,
       0,
     ])
-    expect(await cost(() => other.admin.api.patch(path, { startDate: '2026-01-01' }), 404)).toEqual(ONE)
+    expect(await cost(() => other.admin.api.patch(path, { startDate: '2099-01-01' }), 404)).toEqual(ONE)
     expect(await cost(() => org.admin.api.patch(path, {}), 200)).toEqual(ONE)
     const stored = await db
       .selectFrom('assignments')
       .select(['role', 'due_date', 'end_date', 'start_date'])
       .where('id', '=', assignment.id)
       .execute()
-    expect(stored).toEqual([{ role: 'Bosun', start_date: '2026-03-01', due_date: '2026-04-01', end_date: '2026-09-02' }])
+    expect(stored).toEqual([{ role: 'Bosun', start_date: '2099-03-01', due_date: '2099-04-01', end_date: '2099-09-02' }])
     expect(await eventsOf(assignment.id)).toEqual([
       { type: 'assignment.created', data: assignment },
-      { type: 'assignment.updated', data: { changes: { dueDate: ['2026-03-15', '2026-04-01'] } } },
-      { type: 'assignment.updated', data: { changes: { role: ['Cook', 'Bosun'], endDate: ['2026-09-01', '2026-09-02'] } } },
+      { type: 'assignment.updated', data: { changes: { dueDate: ['2099-03-15', '2099-04-01'] } } },
+      { type: 'assignment.updated', data: { changes: { role: ['Cook', 'Bosun'], endDate: ['2099-09-01', '2099-09-02'] } } },
     ])
   })
 })
@@ -242,7 +244,8 @@ describe('users', () => {
       role: 'crew',
     })
     expect([created.status, created.body.state, counter.statements, counter.transactions]).toEqual([201, 'pending', 1, 0])
-    const user = created.body
+    // Its invitation link comes with it, made by the same statement (DECISIONS §15).
+    const { invitation, ...user } = created.body
     const path = `${users}/${user.id}`
     // A password lets the pending user log in: the state moves by the same statement's rule.
     counter.reset()
@@ -254,6 +257,7 @@ describe('users', () => {
     expect(await cost(() => org.admin.api.patch(path, { state: 'active' }), 200)).toEqual(ONE)
     expect(await eventsOf(user.id)).toEqual([
       { type: 'user.created', data: user },
+      { type: 'user.invited', data: { expiresAt: invitation.expiresAt } },
       { type: 'user.updated', data: { changes: { lastName: ['Pike', 'Lake'] }, passwordSet: true } },
       { type: 'user.updated', data: { changes: { state: ['pending', 'active'] } } },
       { type: 'user.suspended', data: { changes: { state: ['active', 'suspended'] } } },
@@ -262,8 +266,9 @@ describe('users', () => {
   })
 
   it("another organization's user and a taken e-mail are refused, writing nothing", async () => {
-    const user = (await org.admin.api.post(users, { email: `u-${uuidv7()}@example.test`, firstName: 'Bo', lastName: 'Lund', role: 'crew' }))
-      .body
+    const { invitation, ...user } = (
+      await org.admin.api.post(users, { email: `u-${uuidv7()}@example.test`, firstName: 'Bo', lastName: 'Lund', role: 'crew' })
+    ).body
     const path = `${users}/${user.id}`
     expect(await cost(() => other.admin.api.patch(path, { firstName: 'Theirs' }), 404)).toEqual(ONE)
     expect(await cost(() => other.admin.api.delete(path), 404)).toEqual(ONE)
@@ -271,7 +276,10 @@ describe('users', () => {
     const copy = { email: user.email, firstName: 'Copy', lastName: 'Cat', role: 'crew' }
     expect(await cost(() => org.admin.api.post(users, copy), 409)).toEqual(REFUSED)
     expect((await org.admin.api.get(path)).body).toEqual(user)
-    expect(await eventsOf(user.id)).toEqual([{ type: 'user.created', data: user }])
+    expect(await eventsOf(user.id)).toEqual([
+      { type: 'user.created', data: user },
+      { type: 'user.invited', data: { expiresAt: invitation.expiresAt } },
+    ])
     expect(await db.selectFrom('events').select('id').where(sql`data->>'firstName'`, '=', 'Copy').execute()).toEqual([])
   })
 })

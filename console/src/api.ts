@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    /** From `Retry-After` (a 429): seconds until asking again can succeed. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(detail)
   }
@@ -23,20 +25,30 @@ function describe(body: unknown, status: number): string {
 /** Returns the data of a typed-client call or throws an ApiError with the service's message. */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call
-  if (error !== undefined || !response.ok) throw new ApiError(response.status, describe(error, response.status))
+  if (error !== undefined || !response.ok) {
+    const retryAfter = Number(response.headers.get('retry-after'))
+    throw new ApiError(response.status, describe(error, response.status), retryAfter > 0 ? retryAfter : null)
+  }
   return data as T
 }
 
-/** A client for one signed-in session; `onExpired` runs when the service stops accepting the token. */
-export function sessionClient(token: string, onExpired: () => void): SeaworthyClient {
-  const client = createSeaworthyClient({ baseUrl: window.location.origin, token })
-  const expiry: Middleware = {
+/**
+ * A client for one signed-in session: each request carries the session's current token (`token()`,
+ * so a refreshed one is used at once); `onUnauthorized` runs when the service refuses it.
+ */
+export function sessionClient(token: () => string, onUnauthorized: () => void): SeaworthyClient {
+  const client = createSeaworthyClient({ baseUrl: window.location.origin })
+  const bearer: Middleware = {
+    onRequest({ request }) {
+      request.headers.set('authorization', `Bearer ${token()}`)
+      return request
+    },
     onResponse({ response }) {
-      if (response.status === 401) onExpired()
+      if (response.status === 401) onUnauthorized()
       return response
     },
   }
-  client.use(expiry)
+  client.use(bearer)
   return client
 }
 

@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate } from 'react-router'
 import { RequireRole, RequireSession } from './auth/guards.js'
 import { EVERYONE, homeOf, MANAGERS, STAFF } from './auth/roles.js'
+import { InvitePage, ResetPage } from './auth/SetPasswordPage.js'
 import { SignInPage } from './auth/SignInPage.js'
 import { SsoCallbackPage } from './auth/SsoCallbackPage.js'
 import { useSession } from './auth/session.js'
@@ -18,6 +19,8 @@ export const router = createBrowserRouter(
   [
     { path: '/sign-in', Component: SignInPage },
     { path: '/sso', Component: SsoCallbackPage },
+    { path: '/invite/:token', Component: InvitePage },
+    { path: '/reset/:token', Component: ResetPage },
     {
       Component: RequireSession,
       // Shown while a lazily loaded screen's code arrives on the first page load.
@@ -32,6 +35,7 @@ export const router = createBrowserRouter(
               children: [
                 { path: '/me', lazy: screen(() => import('./crew/MyProfilePage.js')) },
                 { path: '/me/assignments', lazy: screen(() => import('./assignments/MyAssignmentsPage.js')) },
+                { path: '/account/password', lazy: screen(() => import('./auth/PasswordPage.js')) },
               ],
             },
             {

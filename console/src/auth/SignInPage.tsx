@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Center, Divider, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { Navigate } from 'react-router'
+import { ApiError } from '../api.js'
 import { errorText } from '../shared/errors.js'
 import { homeOf } from './roles.js'
 import { useSessionState } from './session.js'
@@ -13,6 +14,14 @@ export function ssoRedirectUri(): string {
 function ssoLoginUrl(domain: string): string {
   const query = new URLSearchParams({ redirect_uri: ssoRedirectUri() })
   return `/api/v1/auth/sso/${encodeURIComponent(domain)}/login?${query}`
+}
+
+/** A lockout (429) says when signing in can work again, from `Retry-After`; any other refusal in the service's words. */
+function signInError(error: unknown): string {
+  if (!(error instanceof ApiError) || error.status !== 429 || !error.retryAfterSeconds) return errorText(error)
+  const minutes = Math.ceil(error.retryAfterSeconds / 60)
+  const at = new Date(Date.now() + error.retryAfterSeconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  return `Too many failed sign-ins. Try again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}, at ${at}.`
 }
 
 export function SignInPage() {
@@ -31,7 +40,7 @@ export function SignInPage() {
     try {
       await signInWithPassword(email, password)
     } catch (e) {
-      setError(errorText(e))
+      setError(signInError(e))
     } finally {
       setBusy(false)
     }

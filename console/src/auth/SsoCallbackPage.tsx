@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router'
 import { errorText } from '../shared/errors.js'
 import { useSessionState } from './session.js'
 
-/** The service's browser sign-in returns here with `#access_token=…&expires_in=…` or `#error=…`. */
+/** The service's browser sign-in returns here with `#access_token=…&refresh_token=…&expires_in=…` or `#error=…`. */
 export function SsoCallbackPage() {
   const { begin } = useSessionState()
   const navigate = useNavigate()
@@ -16,7 +16,13 @@ export function SsoCallbackPage() {
     window.history.replaceState(null, '', window.location.pathname)
     const token = fragment.get('access_token')
     if (!token) return setError(`Single sign-on failed (${fragment.get('error') ?? 'no token'}).`)
-    begin(token, Number(fragment.get('expires_in') ?? 3600))
+    const answer = {
+      access_token: token,
+      token_type: 'bearer' as const,
+      expires_in: Number(fragment.get('expires_in') ?? 3600),
+      refresh_token: fragment.get('refresh_token') ?? '',
+    }
+    begin(answer)
       .then(() => navigate('/', { replace: true }))
       .catch((e) => setError(errorText(e)))
   }, [begin, navigate, fragment])

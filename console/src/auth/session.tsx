@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { components, SeaworthyClient } from '../../../client/index.js'
 import { publicClient, sessionClient, unwrap } from '../api.js'
-import { clearSession, type Role, readSession, type StoredSession, writeSession } from './session-store.js'
+import { refreshLead, refreshSession, revokeSession, SignInEnded } from './refresh.js'
+import { onOtherTabChange, type Role, readSession, type StoredSession, type TokenAnswer, writeSession } from './session-store.js'
 
 export type Me = components['schemas']['Me']
 
@@ -15,11 +16,11 @@ interface SessionValue {
 
 interface SessionState {
   /** Null while signed out. */
-  session: (SessionValue & { stored: StoredSession }) | null
+  session: SessionValue | null
   /** Why the last session ended, shown on the sign-in screen. */
   notice: string | null
-  /** Exchanges a token (password or SSO) for a session: reads who the token belongs to. */
-  begin: (token: string, expiresInSeconds: number) => Promise<void>
+  /** Starts a session from a token answer (password, invitation, reset, SSO): reads who it belongs to. */
+  begin: (answer: TokenAnswer) => Promise<void>
   signInWithPassword: (email: string, password: string) => Promise<void>
   restoring: boolean
 }
@@ -27,18 +28,30 @@ interface SessionState {
 const SessionContext = createContext<SessionState | null>(null)
 
 const MAX_TIMER_MS = 2 ** 31 - 1
+/** After a refresh that failed for want of the network, the next try. */
+const RETRY_MS = 5_000
 
 export const EXPIRED_NOTICE = 'Your session has expired. Please sign in again.'
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient()
-  const [session, setSession] = useState<SessionState['session']>(null)
+  const [session, setSession] = useState<SessionValue | null>(null)
+  // The token pair in use: requests read it at send time, so a refresh never rebuilds the client.
+  const stored = useRef<StoredSession | null>(null)
+  // The same pair as state, so the refresh timer is set anew for each.
+  const [active, setActive] = useState<StoredSession | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const [restoring, setRestoring] = useState(true)
 
+  const adopt = useCallback((next: StoredSession) => {
+    stored.current = next
+    setActive(next)
+  }, [])
+
   const end = useCallback(
     (why: string | null) => {
-      clearSession()
+      void revokeSession(stored.current)
+      stored.current = null
       queryClient.clear()
       setSession(null)
       setNotice(why)
@@ -46,41 +59,74 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient],
   )
 
+  const refresh = useCallback(async () => {
+    if (!stored.current) return
+    try {
+      adopt(await refreshSession(stored.current))
+    } catch (error) {
+      if (error instanceof SignInEnded || (stored.current && stored.current.expiresAt <= Date.now())) end(EXPIRED_NOTICE)
+      else window.setTimeout(() => void refresh(), RETRY_MS)
+    }
+  }, [adopt, end])
+
   const open = useCallback(
-    async (stored: StoredSession) => {
-      const api = sessionClient(stored.token, () => end(EXPIRED_NOTICE))
+    async (next: StoredSession) => {
+      adopt(next)
+      // A 401 despite the timely refresh (the token was revoked, or the tab slept past its expiry): one refresh decides.
+      const api = sessionClient(
+        () => stored.current?.token ?? '',
+        () => void refresh(),
+      )
       const me = await unwrap(api.GET('/api/v1/users/me'))
       setNotice(null)
-      setSession({ api, me, role: me.user.role, stored, signOut: () => end(null) })
+      setSession({ api, me, role: me.user.role, signOut: () => end(null) })
     },
-    [end],
+    [adopt, end, refresh],
   )
 
-  const begin = useCallback((token: string, expiresIn: number) => open(writeSession(token, expiresIn)), [open])
+  const begin = useCallback((answer: TokenAnswer) => open(writeSession(answer)), [open])
 
   const signInWithPassword = useCallback(
-    async (email: string, password: string) => {
-      const token = await unwrap(publicClient.POST('/api/v1/auth/token', { body: { email, password } }))
-      await begin(token.access_token, token.expires_in)
-    },
+    async (email: string, password: string) => begin(await unwrap(publicClient.POST('/api/v1/auth/token', { body: { email, password } }))),
     [begin],
   )
 
+  // A tab opened while another is signed in starts signed in; one whose token ran out refreshes first.
   useEffect(() => {
-    const stored = readSession()
-    if (!stored) return setRestoring(false)
-    open(stored)
+    const saved = readSession()
+    if (!saved) return setRestoring(false)
+    const usable = saved.expiresAt - refreshLead(saved) > Date.now() ? Promise.resolve(saved) : refreshSession(saved)
+    usable
+      .then(open)
       .catch(() => end(EXPIRED_NOTICE))
       .finally(() => setRestoring(false))
   }, [open, end])
 
-  // The token's own lifetime: sign out when it runs out, even if the screen makes no request.
+  // Other tabs: their refresh is this tab's too; their sign-out ends this tab's session.
+  useEffect(
+    () =>
+      onOtherTabChange((next) => {
+        if (next) return adopt(next)
+        if (stored.current) {
+          stored.current = null
+          queryClient.clear()
+          setSession(null)
+          setNotice(null)
+        }
+      }),
+    [adopt, queryClient],
+  )
+
+  // Refresh ahead of the access token's expiry, even if the screen makes no request.
   useEffect(() => {
-    if (!session) return
+    const current = active
+    if (!session || !current) return
+    const wait = current.refreshToken ? current.expiresAt - refreshLead(current) - Date.now() : current.expiresAt - Date.now()
+    const due = () => (current.refreshToken ? void refresh() : end(EXPIRED_NOTICE))
     // setTimeout takes at most 2^31 - 1 ms (24.8 days); a longer wait would fire at once.
-    const timer = window.setTimeout(() => end(EXPIRED_NOTICE), Math.min(session.stored.expiresAt - Date.now(), MAX_TIMER_MS))
+    const timer = window.setTimeout(due, Math.max(0, Math.min(wait, MAX_TIMER_MS)))
     return () => window.clearTimeout(timer)
-  }, [session, end])
+  }, [session, active, refresh, end])
 
   const value = useMemo(
     () => ({ session, notice, begin, signInWithPassword, restoring }),

@@ -40,6 +40,9 @@ export function Shell() {
             <Text size="sm">
               {me.user.firstName} {me.user.lastName} ({role.replace('_', ' ')})
             </Text>
+            <Button variant="subtle" size="xs" component={Link} to="/account/password">
+              Change password
+            </Button>
             <Button variant="default" size="xs" onClick={signOut}>
               Sign out
             </Button>

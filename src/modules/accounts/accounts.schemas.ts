@@ -11,7 +11,9 @@ export const AccountLink = Type.Object(
   },
   {
     title: 'AccountLink',
-    examples: [{ url: 'https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g', expiresAt: '2026-06-22T08:30:00.000Z' }],
+    examples: [
+      { url: 'https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g', expiresAt: '2026-06-22T08:30:00.000Z' },
+    ],
   },
 )
 export type AccountLink = Static<typeof AccountLink>

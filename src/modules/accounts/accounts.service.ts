@@ -51,6 +51,10 @@ const KINDS = {
 } as const
 
 type LinkUser = NonNullable<Awaited<ReturnType<typeof lockLinkUser>>>
+/** Who a link's e-mail goes to. */
+type Recipient = Pick<LinkUser, 'email' | 'first_name' | 'organization_name'>
+
+export const linkUrl = (deps: LinkDeps, purpose: AccountLinkPurpose, token: string) => `${deps.publicUrl}/console/${KINDS[purpose].page}/${token}`
 
 /** Issues a link in the caller's transaction: the earlier ones of its kind stop working. Mail goes after the commit. */
 async function issueLink(trx: Db, deps: LinkDeps, actor: Actor, user: LinkUser, purpose: AccountLinkPurpose) {
@@ -58,13 +62,13 @@ async function issueLink(trx: Db, deps: LinkDeps, actor: Actor, user: LinkUser, 
   const { token, hash } = newOpaqueToken()
   const ttlHours = kind.ttlHours(deps.accounts)
   const expiresAt = await insertLink(trx, { id: uuidv7(), orgId: actor.orgId, userId: user.id, purpose, hash, ttlHours })
-  const link = { url: `${deps.publicUrl}/console/${kind.page}/${token}`, expiresAt: iso(expiresAt) }
+  const link = { url: linkUrl(deps, purpose, token), expiresAt: iso(expiresAt) }
   await appendEvents(trx, actor, [{ type: kind.event, target: { type: 'user', id: user.id }, data: { expiresAt: link.expiresAt } }])
   const send = () => mailLink(deps, user, purpose, link)
   return { link, send }
 }
 
-async function mailLink(deps: LinkDeps, user: LinkUser, purpose: AccountLinkPurpose, link: AccountLink): Promise<void> {
+export async function mailLink(deps: LinkDeps, user: Recipient, purpose: AccountLinkPurpose, link: AccountLink): Promise<void> {
   if (!deps.mailer) return
   const kind = KINDS[purpose]
   const text = `Hello ${user.first_name},\n\n${kind.intro(user.organization_name)}\n\n${link.url}\n\nThe link works once, until ${link.expiresAt}.\n`
@@ -82,17 +86,6 @@ export async function issueLinkFor(deps: LinkDeps, actor: Actor, userId: string,
   })
   await send()
   return link
-}
-
-/** A user created (by `create`, without a password) with the invitation that lets them in (DECISIONS §15). */
-export async function createInvitedUser<U extends { id: string }>(deps: LinkDeps, actor: Actor, create: (trx: Db) => Promise<U>) {
-  const { user, link, send } = await deps.db.transaction().execute(async (trx) => {
-    const created = await create(trx)
-    const locked = (await lockLinkUser(trx, actor.orgId, created.id))!
-    return { user: created, ...(await issueLink(trx, deps, actor, locked, 'invitation')) }
-  })
-  await send()
-  return { ...user, invitation: link }
 }
 
 const linkNotFound = (purpose: AccountLinkPurpose) =>

@@ -82,6 +82,61 @@ export async function createUser(db: Db, source: EventSource | Actor, user: NewU
   return toUser(row)
 }
 
+/** The invitation of a user created without a password: its link's id, token hash and lifetime. */
+export interface NewInvitation {
+  linkId: string
+  hash: string
+  ttlHours: number
+}
+
+/**
+ * Creates a pending user with their invitation link (DECISIONS §15) and the events `user.created`
+ * and `user.invited` in one statement; the user and the link's expiry.
+ */
+export async function createInvitedUser(db: Db, source: EventSource | Actor, user: NewUser, invitation: NewInvitation) {
+  const { orgId } = source
+  const row = await uniqueEmail(
+    db
+      .with('a', (qc) => qc.insertInto('users').values(userValues(orgId, user)).returningAll())
+      .with('link', (qc) =>
+        qc
+          .insertInto('account_links')
+          .columns(['id', 'organization_id', 'user_id', 'purpose', 'token_hash', 'expires_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('a')
+              .select([
+                sql<string>`${invitation.linkId}::uuid`.as('id'),
+                'a.organization_id',
+                'a.id',
+                sql<string>`'invitation'::text`.as('purpose'),
+                sql<string>`${invitation.hash}::text`.as('token_hash'),
+                sql<Date>`date_trunc('milliseconds', clock_timestamp() + make_interval(hours => ${invitation.ttlHours}))`.as('expires_at'),
+              ]),
+          )
+          .returning(['user_id', 'expires_at']),
+      )
+      .with('audit', (qc) =>
+        // One INSERT, rows in this order: the creation comes before the invitation in the trail.
+        typedEventsInsert(
+          qc,
+          source,
+          'user',
+          sql`select 'user.created' as type, c.target_id, c.data from (${objectRows(userWire('a'), 'a')}) c
+            union all
+            select 'user.invited', link.user_id, jsonb_build_object('expiresAt', ${isoSql(sql.ref('link.expires_at'))}) from link`,
+          uuidv7s(2),
+        ),
+      )
+      .selectFrom('a')
+      .innerJoin('link', 'link.user_id', 'a.id')
+      .selectAll('a')
+      .select('link.expires_at')
+      .executeTakeFirstOrThrow(),
+  )
+  return { user: toUser(row), expiresAt: row.expires_at }
+}
+
 export function findUser(db: Db, orgId: string, userId: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('organization_id', '=', orgId).where('id', '=', userId).executeTakeFirst()
 }

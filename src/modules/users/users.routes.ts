@@ -1,4 +1,3 @@
-import type { Db } from '../../db/database.js'
 import { PRODUCTS } from '../../db/schema.js'
 import { ADMIN, assertCanReachUser, PERMISSIONS, rowOwner } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
@@ -6,9 +5,9 @@ import { conflict, notFound } from '../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { createUser, currentUserAssignments, findOrganization, findUser, listUsers, toUser, updateUser } from './users.queries.js'
-import { createInvitedUser, linkDepsOf } from '../accounts/accounts.service.js'
+import { linkDepsOf } from '../accounts/accounts.service.js'
 import { CreatedUser, Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
-import { assertNotSelfLockout } from './users.service.js'
+import { assertNotSelfLockout, createInvitedUser } from './users.service.js'
 
 const tags = ['users']
 
@@ -80,10 +79,7 @@ export const usersRoutes: ModulePlugin = (app, deps) => {
     },
     async (request, reply) => {
       const { password, ...user } = request.body
-      if (!password) {
-        const invite = (trx: Db) => createUser(trx, request.actor, { ...user, passwordHash: null })
-        return reply.status(201).send(await createInvitedUser(linkDeps(request.log), request.actor, invite))
-      }
+      if (!password) return reply.status(201).send(await createInvitedUser(linkDeps(request.log), request.actor, user))
       const created = await createUser(db, request.actor, { ...user, passwordHash: await hashPassword(password) })
       return reply.status(201).send(created)
     },

@@ -64,7 +64,10 @@ export const CreatedUser = Type.Object(
         ...(User as { examples?: object[] }).examples?.[0],
         state: 'pending',
         lastLogin: null,
-        invitation: { url: 'https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g', expiresAt: '2026-06-22T08:30:00.000Z' },
+        invitation: {
+          url: 'https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g',
+          expiresAt: '2026-06-22T08:30:00.000Z',
+        },
       },
     ],
   },
