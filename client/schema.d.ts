@@ -12,9 +12,29 @@ export interface paths {
         put?: never;
         /**
          * Get an access token
-         * @description JSON `{email, password}`, the OAuth2 password form (`username`, `password`), or an OIDC ID token exchange (`grant_type=urn:ietf:params:oauth:grant-type:token-exchange`). Failed logins are throttled per e-mail and client address (429 with Retry-After).
+         * @description JSON `{email, password}`, the OAuth2 password form (`username`, `password`), a refresh token (`grant_type=refresh_token`, `refresh_token`: spent by the call; presenting a spent one revokes its whole sign-in), or an OIDC ID token exchange (`grant_type=urn:ietf:params:oauth:grant-type:token-exchange`). Every answer carries a new refresh token. Failed logins are throttled per e-mail and client address (429 with Retry-After); an unknown, spent, expired or revoked refresh token is a 401.
          */
         post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a sign-in
+         * @description Revokes the refresh token (204); its access token lapses at its expiry. An unknown, spent, expired or revoked refresh token is a 401.
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -76,7 +96,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description Admins only. The e-mail is unique in the organization (409).
+         * @description Admins only. The e-mail is unique in the organization (409). Without a password the user is `pending` and the answer carries their `invitation` link (also e-mailed when SMTP is configured).
          */
         post: operations["createUser"];
         delete?: never;
@@ -111,6 +131,106 @@ export interface paths {
          * @description Admins only. An admin cannot suspend themselves or remove their own admin role (409).
          */
         patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/v1/shared/users/{user_id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new invitation link
+         * @description Admins only. Revokes the earlier links of the pending user and answers the new one (also e-mailed when SMTP is configured); a user who is not pending is a 409.
+         */
+        post: operations["issueInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/users/{user_id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a password reset link
+         * @description Admins only. A one-time link valid 24 hours (also e-mailed when SMTP is configured); it revokes the earlier reset links. A suspended user is a 409.
+         */
+        post: operations["issuePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Sets the password of the invited user, who becomes active and is signed in. A used, expired or revoked link is a 404.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-resets/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a new password with a reset link
+         * @description Sets the password and signs the user in; every earlier access and refresh token of the user stops working. A used, expired or revoked link is a 404.
+         */
+        post: operations["acceptPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password
+         * @description Every role. A wrong current password is a 422 at currentPassword; the caller's other sign-ins (refresh tokens) are revoked.
+         */
+        post: operations["changeOwnPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/shared/ships": {
@@ -1494,6 +1614,22 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AccountLink
+         * @example {
+         *       "url": "https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g",
+         *       "expiresAt": "2026-06-22T08:30:00.000Z"
+         *     }
+         */
+        AccountLink: {
+            /**
+             * Format: uri
+             * @description One-time link to the console page that sets the password
+             */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /**
          * Assignment
          * @example {
          *       "id": "0190a000-0000-7000-8000-000000000a05",
@@ -1954,6 +2090,25 @@ export interface components {
             title?: string;
             description?: string | null;
         };
+        /** CreatedUser */
+        CreatedUser: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organizationId: string;
+            email: string;
+            firstName: string;
+            lastName: string;
+            /** @enum {unknown} */
+            role: "admin" | "office_admin" | "office_employee" | "crew";
+            /** @enum {unknown} */
+            state: "active" | "pending" | "suspended";
+            /** Format: date-time */
+            lastLogin: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            invitation?: components["schemas"]["AccountLink"];
+        };
         /**
          * Curriculum
          * @example {
@@ -2012,7 +2167,7 @@ export interface components {
         };
         /**
          * Event
-         * @description One entry of the audit trail, also the body of a webhook delivery. `actor` is null for the system (expiry notices). Types: user.created, user.updated, user.suspended, user.restored, ship.created, ship.updated, ship.deleted, identity_document.created, identity_document.updated, identity_document.deleted, certificate.created, certificate.updated, certificate.deleted, experience.created, experience.updated, experience.deleted, next_of_kin.created, next_of_kin.updated, next_of_kin.deleted, verification.submitted, verification.verified, verification.rejected, verification.reopened, assignment.created, assignment.updated, assignment.courses_assigned, assignment.courses_removed, course.created, course.updated, course.deleted, curriculum.created, curriculum.updated, curriculum.deleted, registration.passed, registration.failed, upload.ready, upload.rejected, document.expiring, document.expired, auth.login_failed, auth.throttled, organization.updated, requirements.updated, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.test, xapi_credential.created, xapi_credential.deleted.
+         * @description One entry of the audit trail, also the body of a webhook delivery. `actor` is null for the system (expiry notices). Types: user.created, user.updated, user.suspended, user.restored, user.invited, user.password_reset_issued, ship.created, ship.updated, ship.deleted, identity_document.created, identity_document.updated, identity_document.deleted, certificate.created, certificate.updated, certificate.deleted, experience.created, experience.updated, experience.deleted, next_of_kin.created, next_of_kin.updated, next_of_kin.deleted, verification.submitted, verification.verified, verification.rejected, verification.reopened, assignment.created, assignment.updated, assignment.courses_assigned, assignment.courses_removed, course.created, course.updated, course.deleted, curriculum.created, curriculum.updated, curriculum.deleted, registration.passed, registration.failed, upload.ready, upload.rejected, document.expiring, document.expired, auth.login_failed, auth.throttled, auth.password_set, auth.refresh_reused, organization.updated, requirements.updated, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.test, xapi_credential.created, xapi_credential.deleted.
          * @example {
          *       "id": "0190a000-0000-7000-8000-0000000000e1",
          *       "type": "ship.updated",
@@ -2041,7 +2196,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {unknown} */
-            type: "user.created" | "user.updated" | "user.suspended" | "user.restored" | "ship.created" | "ship.updated" | "ship.deleted" | "identity_document.created" | "identity_document.updated" | "identity_document.deleted" | "certificate.created" | "certificate.updated" | "certificate.deleted" | "experience.created" | "experience.updated" | "experience.deleted" | "next_of_kin.created" | "next_of_kin.updated" | "next_of_kin.deleted" | "verification.submitted" | "verification.verified" | "verification.rejected" | "verification.reopened" | "assignment.created" | "assignment.updated" | "assignment.courses_assigned" | "assignment.courses_removed" | "course.created" | "course.updated" | "course.deleted" | "curriculum.created" | "curriculum.updated" | "curriculum.deleted" | "registration.passed" | "registration.failed" | "upload.ready" | "upload.rejected" | "document.expiring" | "document.expired" | "auth.login_failed" | "auth.throttled" | "organization.updated" | "requirements.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.test" | "xapi_credential.created" | "xapi_credential.deleted";
+            type: "user.created" | "user.updated" | "user.suspended" | "user.restored" | "user.invited" | "user.password_reset_issued" | "ship.created" | "ship.updated" | "ship.deleted" | "identity_document.created" | "identity_document.updated" | "identity_document.deleted" | "certificate.created" | "certificate.updated" | "certificate.deleted" | "experience.created" | "experience.updated" | "experience.deleted" | "next_of_kin.created" | "next_of_kin.updated" | "next_of_kin.deleted" | "verification.submitted" | "verification.verified" | "verification.rejected" | "verification.reopened" | "assignment.created" | "assignment.updated" | "assignment.courses_assigned" | "assignment.courses_removed" | "course.created" | "course.updated" | "course.deleted" | "curriculum.created" | "curriculum.updated" | "curriculum.deleted" | "registration.passed" | "registration.failed" | "upload.ready" | "upload.rejected" | "document.expiring" | "document.expired" | "auth.login_failed" | "auth.throttled" | "auth.password_set" | "auth.refresh_reused" | "organization.updated" | "requirements.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.test" | "xapi_credential.created" | "xapi_credential.deleted";
             /** Format: date-time */
             occurredAt: string;
             /** Format: uuid */
@@ -2499,6 +2654,10 @@ export interface components {
             uploadId?: string | null;
             notes?: string | null;
         };
+        /** Logout */
+        Logout: {
+            refresh_token: string;
+        };
         /** Me */
         Me: {
             user: components["schemas"]["User"];
@@ -2668,6 +2827,11 @@ export interface components {
         OrganizationUpdate: {
             name?: string;
             settings?: components["schemas"]["OrganizationSettingsUpdate"];
+        };
+        /** PasswordChange */
+        PasswordChange: {
+            currentPassword: string;
+            newPassword: string;
         };
         /** PresignedUpload */
         PresignedUpload: {
@@ -2992,6 +3156,10 @@ export interface components {
             /** @description The organization's products */
             featureFlags: ("learn" | "crew")[];
         };
+        /** SetPassword */
+        SetPassword: {
+            password: string;
+        };
         /**
          * Ship
          * @example {
@@ -3139,6 +3307,7 @@ export interface components {
             email?: string;
             password?: string;
             grant_type?: string;
+            refresh_token?: string;
             subject_token?: string;
             /** @enum {string} */
             subject_token_type?: "urn:ietf:params:oauth:token-type:id_token";
@@ -3148,6 +3317,7 @@ export interface components {
             username?: string;
             password?: string;
             grant_type?: string;
+            refresh_token?: string;
             subject_token?: string;
             /** @enum {string} */
             subject_token_type?: "urn:ietf:params:oauth:token-type:id_token";
@@ -3158,6 +3328,8 @@ export interface components {
             /** @enum {string} */
             token_type: "bearer";
             expires_in: number;
+            /** @description Opaque, one use: trade it at this endpoint for the next pair (`grant_type=refresh_token`) */
+            refresh_token: string;
         };
         /** Upload */
         Upload: {
@@ -3476,7 +3648,8 @@ export interface operations {
                      * @example {
                      *       "access_token": "eyJhbGciOiJIUzI1NiJ9…",
                      *       "token_type": "bearer",
-                     *       "expires_in": 3600
+                     *       "expires_in": 3600,
+                     *       "refresh_token": "mZ0q…"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -3559,6 +3732,84 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "b3Jh…"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Logout"];
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -3832,7 +4083,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created: User */
+            /** @description Created: CreatedUser */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3846,12 +4097,16 @@ export interface operations {
                      *       "firstName": "Anna",
                      *       "lastName": "Berg",
                      *       "role": "crew",
-                     *       "state": "active",
-                     *       "lastLogin": "2026-06-15T08:30:00.000Z",
-                     *       "createdAt": "2026-06-15T08:30:00.000Z"
+                     *       "state": "pending",
+                     *       "lastLogin": null,
+                     *       "createdAt": "2026-06-15T08:30:00.000Z",
+                     *       "invitation": {
+                     *         "url": "https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g",
+                     *         "expiresAt": "2026-06-22T08:30:00.000Z"
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["CreatedUser"];
                 };
             };
             /** @description Not authenticated */
@@ -4318,6 +4573,614 @@ export interface operations {
             };
             /** @description A path parameter is too long */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    issueInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: AccountLink */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g",
+                     *       "expiresAt": "2026-06-22T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountLink"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    issuePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: AccountLink */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g",
+                     *       "expiresAt": "2026-06-22T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountLink"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetPassword"];
+            };
+        };
+        responses: {
+            /** @description OK: TokenResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiJ9…",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "refresh_token": "mZ0q…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    acceptPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetPassword"];
+            };
+        };
+        responses: {
+            /** @description OK: TokenResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiJ9…",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "refresh_token": "mZ0q…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    changeOwnPassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct-horse-battery",
+                 *       "newPassword": "staple-battery-horse-correct"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './supported-node.js'
 import { randomBytes } from 'node:crypto'
 import { text } from 'node:stream/consumers'
 import { Command, CommanderError, Option } from 'commander'

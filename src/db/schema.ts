@@ -479,6 +479,40 @@ export interface XapiDocumentsTable {
   updated: Timestamp
 }
 
+export type AccountLinkPurpose = 'invitation' | 'password_reset'
+
+/** A one-time link of DECISIONS §15: only the hash of its token is kept. */
+export interface AccountLinksTable {
+  id: string
+  organization_id: string
+  user_id: string
+  purpose: AccountLinkPurpose
+  token_hash: string
+  expires_at: Date
+  used_at: Nullable<Date>
+  revoked_at: Nullable<Date>
+  created_at: CreatedAt
+}
+
+/** A refresh token (hash only); `family_id` ties every token descended from one sign-in. */
+export interface RefreshTokensTable {
+  id: string
+  organization_id: string
+  user_id: string
+  family_id: string
+  token_hash: string
+  expires_at: Date
+  spent_at: Nullable<Date>
+  revoked_at: Nullable<Date>
+  created_at: CreatedAt
+}
+
+/** The one live crew record an upload backs, kept by triggers (DECISIONS §5 item 6). */
+export interface UploadRecordsTable {
+  upload_id: string
+  record_id: string
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -514,4 +548,7 @@ export interface DB {
   xapi_attachments: XapiAttachmentsTable
   xapi_activities: XapiActivitiesTable
   xapi_documents: XapiDocumentsTable
+  account_links: AccountLinksTable
+  refresh_tokens: RefreshTokensTable
+  upload_records: UploadRecordsTable
 }

@@ -1,5 +1,6 @@
 import type { RouteOptions } from 'fastify'
 import type { Product } from '../db/schema.js'
+import { acceptLinkRoutes, accountLinkRoutes, ownPasswordRoutes } from './accounts/accounts.routes.js'
 import { analyticsRoutes } from './analytics/analytics.routes.js'
 import { assignmentsRoutes, assignmentUpdateRoutes } from './assignments/assignments.routes.js'
 import { bulkRoutes } from './assignments/bulk.routes.js'
@@ -48,6 +49,10 @@ const registrations: Registration[] = [
   { plugin: authRoutes, prefix: '/api/v1/auth' },
   { plugin: currentUserRoutes, prefix: '/api/v1/users', aliases: ['/api/v1/shared/users'] },
   { plugin: usersRoutes, prefix: '/api/v1/shared/users' },
+  // Accounts (DECISIONS §15): an admin's links, accepting them, and the caller's own password.
+  { plugin: accountLinkRoutes, prefix: '/api/v1/shared/users' },
+  { plugin: acceptLinkRoutes, prefix: '/api/v1/auth' },
+  { plugin: ownPasswordRoutes, prefix: '/api/v1/users', aliases: ['/api/v1/shared/users'] },
   { plugin: shipsRoutes, prefix: '/api/v1/shared/ships' },
   { plugin: uploadsRoutes, prefix: '/api/v1/shared/uploads' },
   // The embedded storage driver's presigned POST target and signed download (lib/storage.ts hands out their URLs).

@@ -18,6 +18,7 @@ import * as hotRowForeignKeys from './2026_11_24_1702_hot_row_foreign_keys.js'
 import * as fanOutEarlyExit from './2026_11_24_1703_fan_out_early_exit.js'
 import * as storedVerdicts from './2026_11_24_1801_stored_verdicts.js'
 import * as xapi from './2026_11_27_1001_xapi.js'
+import * as accounts from './2026_11_27_2501_accounts.js'
 import * as shipParticulars from './2026_11_27_2901_ship_particulars.js'
 import * as seaService from './2026_11_27_2902_sea_service.js'
 
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1703_fan_out_early_exit': fanOutEarlyExit,
   '2026_11_24_1801_stored_verdicts': storedVerdicts,
   '2026_11_27_1001_xapi': xapi,
+  '2026_11_27_2501_accounts': accounts,
   '2026_11_27_2901_ship_particulars': shipParticulars,
   '2026_11_27_2902_sea_service': seaService,
 }

@@ -81,6 +81,17 @@ const createAssignment = async (headers = {}) => {
 const login = (email: string, password: string, headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress, headers, payload: { email, password } })
 
+const createPending = async () =>
+  ok(
+    await org.admin.api.post('/api/v1/shared/users', {
+      email: `pending-${newRequestId()}@example.test`,
+      firstName: 'Pia',
+      lastName: 'Lee',
+      role: 'crew',
+    }),
+    201,
+  )
+
 const changes = (fields: Record<string, [unknown, unknown]>) => ({ changes: fields })
 
 const CASES: Case[] = [
@@ -127,6 +138,22 @@ const CASES: Case[] = [
       ok(await org.admin.api.delete(`/api/v1/shared/users/${user.id}`), 204)
       ok(await org.admin.api.patch(`/api/v1/shared/users/${user.id}`, { state: 'active' }, h))
       return { target: { type: 'user', id: user.id }, actor: org.admin, data: changes({ state: ['suspended', 'active'] }) }
+    },
+  },
+  {
+    type: 'user.invited',
+    produce: async (h) => {
+      const user = await createPending()
+      const link = ok(await org.admin.api.post(`/api/v1/shared/users/${user.id}/invitation`, undefined, h), 201)
+      return { target: { type: 'user', id: user.id }, actor: org.admin, data: { expiresAt: link.expiresAt } }
+    },
+  },
+  {
+    type: 'user.password_reset_issued',
+    produce: async (h) => {
+      const user = await org.addUser('crew')
+      const link = ok(await org.admin.api.post(`/api/v1/shared/users/${user.id}/password-reset`, undefined, h), 201)
+      return { target: { type: 'user', id: user.id }, actor: org.admin, data: { expiresAt: link.expiresAt } }
     },
   },
   {
@@ -418,6 +445,28 @@ const CASES: Case[] = [
       for (let i = 0; i < 10; i++) expect((await login(org.crew.email, 'wrong password', {}, address)).statusCode).toBe(401)
       expect((await login(org.crew.email, PASSWORD, h, address)).statusCode).toBe(429)
       return { target: { type: 'user', id: org.crew.id }, actor: null, data: { email: org.crew.email, address } }
+    },
+  },
+  {
+    type: 'auth.password_set',
+    produce: async (h) => {
+      const user = await createPending()
+      const token = user.invitation.url.split('/').pop()
+      const url = `/api/v1/auth/invitations/${token}/accept`
+      expect((await t.app.inject({ method: 'POST', url, headers: h, payload: { password: PASSWORD } })).statusCode).toBe(200)
+      return { target: { type: 'user', id: user.id }, actor: { id: user.id, role: 'crew' } as TestUser, data: { via: 'invitation' } }
+    },
+  },
+  {
+    type: 'auth.refresh_reused',
+    produce: async (h) => {
+      const user = await org.addUser('crew')
+      const { refresh_token } = (await login(user.email, PASSWORD, {})).json()
+      const refresh = (headers: Record<string, string>) =>
+        t.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers, payload: { grant_type: 'refresh_token', refresh_token } })
+      expect((await refresh({})).statusCode).toBe(200)
+      expect((await refresh(h)).statusCode).toBe(401)
+      return { target: { type: 'user', id: user.id }, actor: null, data: {} }
     },
   },
   {

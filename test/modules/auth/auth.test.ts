@@ -12,7 +12,12 @@ describe('POST /api/v1/auth/token', () => {
   it('issues a bearer token for JSON credentials, matching the e-mail case-insensitively', async () => {
     const res = await anonymous().post('/api/v1/auth/token', { email: org.crew.email.toUpperCase(), password: PASSWORD })
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 3600 })
+    expect(res.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: 3600,
+      refresh_token: expect.any(String),
+    })
     const me = await client(t.app, res.body.access_token).get('/api/v1/users/me')
     expect(me.status).toBe(200)
     expect(me.body.user.id).toBe(org.crew.id)

@@ -87,7 +87,12 @@ describe('browser sign-in', () => {
     expect(res.statusCode).toBe(302)
     expect(res.headers['cache-control']).toBe('no-store')
     const fragment = handedOver(res.headers.location)
-    expect(Object.fromEntries(fragment)).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: '3600' })
+    expect(Object.fromEntries(fragment)).toEqual({
+      access_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: '3600',
+      refresh_token: expect.any(String),
+    })
     const me = await client(t.app, fragment.get('access_token')!).get('/api/v1/users/me')
     expect(me.body.user).toMatchObject({ id: org.officeAdmin.id, role: 'office_admin', lastLogin: expect.any(String) })
 
