@@ -54,7 +54,7 @@ describe('sea service in the console', () => {
   it("shows a person's summary with the overlap marked and the revalidation answer", async () => {
     const page = await signedIn()
     await page.goto(`${service.baseUrl}/console/crew/${people.sam.id}`)
-    await page.getByText('120', { exact: true }).waitFor()
+    await page.getByText(/120 days in total/).waitFor()
     await page.getByText('Revalidation: 245 days needed').waitFor()
     const periods = page.getByRole('table', { name: 'Sea-service periods' })
     expect(await periods.getByText('Overlaps').count()).toBe(2)
@@ -69,7 +69,7 @@ describe('sea service in the console', () => {
     const rows = page.getByRole('table', { name: 'Sea service by person' }).getByRole('row')
     await rows.filter({ hasText: 'Sam Sextant' }).waitFor()
     expect((await rows.allTextContents()).slice(1).map((text) => text.split(/\d/)[0])).toEqual(['Tia Tanker', 'Sam Sextant'])
-    await page.getByRole('textbox', { name: 'Ship type' }).click()
+    await page.getByRole('combobox', { name: 'Ship type' }).click()
     await page.getByRole('option', { name: 'Oil tanker' }).click()
     await rows.filter({ hasText: 'Sam Sextant' }).waitFor({ state: 'detached' })
     expect(await rows.filter({ hasText: 'Tia Tanker' }).textContent()).toContain('Eligible')

@@ -86,6 +86,8 @@ const CREW = [
   'GET /api/v1/crew/requirements',
   'PUT /api/v1/crew/requirements',
   'GET /api/v1/crew/expiring',
+  'GET /api/v1/crew/users/:user_id/sea-service',
+  'GET /api/v1/crew/sea-service',
 ]
 
 const LEARN = [

@@ -1,6 +1,7 @@
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { unwrap } from '../api.js'
+import { GOOD, NEUTRAL, WARN } from '../shared/colours.js'
 import { useSession } from '../auth/session.js'
 import { DataTable } from '../shared/DataTable.js'
 import { labelOf } from '../shared/labels.js'
@@ -26,7 +27,7 @@ export function SeaServiceSummary({ userId }: { userId: string }) {
                 <strong>{s.totalDays}</strong> days in total · {s.lastFiveYearsDays} in the last five years · {s.lastSixMonthsDays} in the
                 last six months
               </Text>
-              <Badge color={s.revalidation.eligible ? 'green' : 'orange'}>
+              <Badge color={s.revalidation.eligible ? GOOD : WARN} variant="filled">
                 {s.revalidation.eligible ? 'Revalidation: eligible' : `Revalidation: ${s.revalidation.daysNeeded} days needed`}
               </Badge>
             </Group>
@@ -65,8 +66,16 @@ export function SeaServiceSummary({ userId }: { userId: string }) {
                   header: 'Notes',
                   cell: (p) => (
                     <Group gap={4}>
-                      {p.source === 'assignment' && <Badge variant="light">From contract</Badge>}
-                      {overlapping.has(p.id) && <Badge color="yellow">Overlaps</Badge>}
+                      {p.source === 'assignment' && (
+                        <Badge color={NEUTRAL} variant="filled">
+                          From contract
+                        </Badge>
+                      )}
+                      {overlapping.has(p.id) && (
+                        <Badge color={WARN} variant="filled">
+                          Overlaps
+                        </Badge>
+                      )}
                     </Group>
                   ),
                 },

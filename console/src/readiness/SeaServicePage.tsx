@@ -2,6 +2,7 @@ import { Badge, Button, Group, NumberInput, Select, Stack, TextInput, Title } fr
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { unwrap } from '../api.js'
+import { GOOD, WARN } from '../shared/colours.js'
 import { useSession } from '../auth/session.js'
 import { DataTable } from '../shared/DataTable.js'
 import { saveBlob } from '../shared/download.js'
@@ -74,7 +75,11 @@ export default function SeaServicePage() {
               { header: 'Last five years', cell: (i) => i.lastFiveYearsDays },
               {
                 header: 'Revalidation',
-                cell: (i) => <Badge color={i.eligible ? 'green' : 'orange'}>{i.eligible ? 'Eligible' : 'Not yet'}</Badge>,
+                cell: (i) => (
+                  <Badge color={i.eligible ? GOOD : WARN} variant="filled">
+                    {i.eligible ? 'Eligible' : 'Not yet'}
+                  </Badge>
+                ),
               },
             ]}
           />
