@@ -24,6 +24,8 @@ const EnvSchema = Type.Object({
   }),
   EXPIRING_SOON_DAYS: Type.Integer({ default: 90, minimum: 0, maximum: 3650 }),
   UPLOAD_MAX_BYTES: Type.Integer({ default: 26214400, minimum: 1 }),
+  // A course package (DECISIONS §13.2): 1 GiB by default.
+  COURSE_PACKAGE_MAX_BYTES: Type.Integer({ default: 1073741824, minimum: 1 }),
   UPLOAD_URL_TTL_SECONDS: Type.Integer({
     default: 900,
     minimum: 10,
@@ -96,6 +98,8 @@ export interface Config extends DatabaseConfig {
   readonly accessTokenTtlSeconds: number
   readonly expiringSoonDays: number
   readonly uploadMaxBytes: number
+  /** The largest course package upload; its archive may expand to 4 × this (DECISIONS §13.2). */
+  readonly coursePackageMaxBytes: number
   readonly uploadUrlTtlSeconds: number
   readonly login: LoginLimits
   /** Proxies (IPs, CIDRs) whose X-Forwarded-For is believed; empty: the client is the TCP peer. */
@@ -212,6 +216,9 @@ function readS3(env: Env): S3Config | null {
   if (env.UPLOAD_MAX_BYTES > S3_MAX_OBJECT_BYTES) {
     throw new ConfigError('Invalid configuration: UPLOAD_MAX_BYTES above 5 GiB is more than one S3 POST or copy takes')
   }
+  if (env.COURSE_PACKAGE_MAX_BYTES > S3_MAX_OBJECT_BYTES) {
+    throw new ConfigError('Invalid configuration: COURSE_PACKAGE_MAX_BYTES above 5 GiB is more than one S3 POST or copy takes')
+  }
   if (!accessKeyId !== !secretAccessKey) {
     throw new ConfigError('Invalid configuration: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together')
   }
@@ -255,6 +262,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     expiringSoonDays: env.EXPIRING_SOON_DAYS,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    coursePackageMaxBytes: env.COURSE_PACKAGE_MAX_BYTES,
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,
     login: Object.freeze({
       maxPerPair: env.LOGIN_MAX_FAILURES_PER_EMAIL,

@@ -5,6 +5,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3'
@@ -61,6 +62,10 @@ export function s3Storage(s3: S3Config): Storage {
         if (isMissing(error)) return null
         throw error
       }
+    },
+
+    async write(key, content, size) {
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: content, ContentLength: size }))
     },
 
     async copy(from, to) {

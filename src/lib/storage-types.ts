@@ -30,6 +30,8 @@ export interface Storage {
   /** The content as a stream; a missing object fails the stream. */
   read(key: string): Readable
   stat(key: string): Promise<StoredObject | null>
+  /** Writes `content`, exactly `size` bytes, under `key` as one object, streamed; it becomes visible only once complete. */
+  write(key: string, content: Readable, size: number): Promise<void>
   /** Copies `from` to `to`; `to` becomes visible only once complete. Fails when `from` is missing. */
   copy(from: string, to: string): Promise<void>
   remove(key: string): Promise<void>

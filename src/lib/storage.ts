@@ -131,6 +131,9 @@ export function localStorage(root: string, signing: EmbeddedSigning): LocalStora
       await writeAtomically(pathOf(key), async (partial) => pipeline(content, (await open(partial, 'wx')).createWriteStream()))
       return { size: (await stat(pathOf(key))).size }
     },
+    async write(key, content) {
+      await this.put(key, content)
+    },
     read: (key) => createReadStream(pathOf(key)),
     async stat(key) {
       try {
