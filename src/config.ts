@@ -16,6 +16,8 @@ const EnvSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
   PORT: Type.Integer({ default: 8000, minimum: 0, maximum: 65535 }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Where package content is served from (DECISIONS §13.3): an origin of its own, never the API's.
+  CONTENT_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
   SEAWORTHY_JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   ACCESS_TOKEN_TTL_SECONDS: Type.Integer({
     default: 3600,
@@ -94,6 +96,12 @@ export interface Config extends DatabaseConfig {
   readonly host: string
   readonly port: number
   readonly publicUrl: string
+  /**
+   * The origin package content is served from; the service also listens on `contentPort` for it
+   * (PORT + 1; behind a reverse proxy CONTENT_ORIGIN names the proxy's origin for that port).
+   */
+  readonly contentOrigin: string
+  readonly contentPort: number
   readonly jwtSecret: string
   readonly accessTokenTtlSeconds: number
   readonly expiringSoonDays: number
@@ -231,6 +239,14 @@ function readS3(env: Env): S3Config | null {
   })
 }
 
+/** Package content must never share the API's origin (DECISIONS §13.3), and needs the port after PORT. */
+function checkContentOrigin(env: Env): void {
+  if (env.PORT === 65535) throw new ConfigError('Invalid configuration: PORT 65535 leaves no PORT + 1 for package content')
+  if (env.CONTENT_ORIGIN && env.PUBLIC_URL && new URL(env.CONTENT_ORIGIN).origin === new URL(env.PUBLIC_URL).origin) {
+    throw new ConfigError("Invalid configuration: CONTENT_ORIGIN must differ from PUBLIC_URL's origin (package scripts would reach signed-in users' tokens)")
+  }
+}
+
 /** The command line's configuration: it signs nothing, so it neither needs nor generates a JWT secret. */
 export function loadDatabaseConfig(source: Record<string, string | undefined> = process.env): DatabaseConfig {
   const env = readEnv(source)
@@ -252,12 +268,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const dataDir = resolve(env.DATA_DIR)
   const s3 = readS3(env)
+  checkContentOrigin(env)
   return Object.freeze({
     databaseUrl: env.DATABASE_URL,
     dataDir,
     host: env.HOST,
     port: env.PORT,
     publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
+    contentOrigin: (env.CONTENT_ORIGIN ?? `http://${env.HOST}:${env.PORT + 1}`).replace(/\/$/, ''),
+    // Port 0 (an ephemeral port, in tests) stays 0 for the content listener too.
+    contentPort: env.PORT === 0 ? 0 : env.PORT + 1,
     jwtSecret: env.SEAWORTHY_JWT_SECRET ?? embeddedSecret(dataDir),
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     expiringSoonDays: env.EXPIRING_SOON_DAYS,

@@ -46,9 +46,10 @@ export function s3Storage(s3: S3Config): Storage {
   const Bucket = s3.bucket
 
   return {
-    read(key) {
+    read(key, range) {
       const body = async function* () {
-        const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: key }))
+        const Range = range && `bytes=${range.start}-${range.end}`
+        const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: key, Range }))
         yield* Body as Readable
       }
       return Readable.from(body())
