@@ -1068,7 +1068,7 @@ export interface paths {
         put?: never;
         /**
          * Record an attempt
-         * @description Admins and crew. A new `attemptId` answers 201; replaying the same attempt answers 200 and changes nothing; the same id with other content is a 409.
+         * @description Admins and crew. A new `attemptId` answers 201; replaying the same attempt answers 200 and changes nothing; the same id with other content is a 409. A course with a package (imported) records its results from its launched sessions only: 409.
          */
         post: operations["recordAttempt"];
         delete?: never;

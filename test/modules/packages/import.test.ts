@@ -1,6 +1,8 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { enroll } from '../../../src/modules/registrations/registrations.fixtures.js'
 import { buildTestApp, privateDatabase, type TestApp } from '../../app.js'
 import { createOrg, type TestOrg } from '../../factories.js'
 import { cmi5Xml, fixturePackage, importPackage, uploadPackage, zipOf } from '../../fixtures/packages.js'
@@ -147,5 +149,23 @@ describe('access', () => {
     expect(course.status).toBe(201)
     const res = await org.admin.api.get(`/api/v1/learn/courses/${course.body.id}/structure`)
     expect(res).toMatchObject({ status: 404, body: { detail: 'Course structure not found' } })
+  })
+})
+
+describe('results of a packaged course', () => {
+  it('come from sessions only: the attempts endpoint answers 409, and a pointer course still takes attempts', async () => {
+    const job = await importPackage(t.app, org.admin.api, await zipOf({ 'cmi5.xml': cmi5Xml([{ url: 'a.html' }]), 'a.html': 'a' }))
+    const packaged = await enroll(t.database.db, org.id, org.crew.id, { courseId: job.courseId })
+    const attempt = { attemptId: uuidv7(), passed: true, score_percent: 100 }
+    for (const user of [org.crew, org.admin]) {
+      const res = await user.api.post(`/api/v1/learn/registrations/${packaged.registrationId}/attempts`, attempt)
+      expect(res).toMatchObject({ status: 409, body: { detail: 'This course records its results from its sessions' } })
+    }
+    const row = await t.database.db.selectFrom('registrations').selectAll().where('id', '=', packaged.registrationId).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'not_started', attempt_count: 0 })
+    const other = await createOrg(t.app, t.database.db)
+    expect((await other.admin.api.post(`/api/v1/learn/registrations/${packaged.registrationId}/attempts`, attempt)).status).toBe(404)
+    const pointer = await enroll(t.database.db, org.id, org.crew.id)
+    expect((await org.crew.api.post(`/api/v1/learn/registrations/${pointer.registrationId}/attempts`, attempt)).status).toBe(201)
   })
 })
