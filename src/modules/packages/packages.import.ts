@@ -71,10 +71,10 @@ async function examine(deps: ImportDeps, upload: UploadRow, work: string): Promi
     archive.close()
     return tooLarge(manifest)
   }
-  const read = manifest === CMI5_FILE ? await readCmi5(text, files) : readScorm(text, files)
+  const read = manifest === CMI5_FILE ? { ...(await readCmi5(text, files)), standard: 'cmi5' as const } : readScorm(text, files)
   if (read.parsed) return { parsed: read.parsed, archive }
   archive.close()
-  return failed(read.errors, manifest === CMI5_FILE ? 'cmi5' : null)
+  return failed(read.errors, read.standard ?? null)
 }
 
 /** Streams every file of the archive into storage under `prefix`; on a failure, what was written is removed. */

@@ -78,7 +78,10 @@ function readItems(walk: Walk, holder: XmlNode, where: string): void {
 }
 
 /** A SCORM 1.2 or 2004 manifest: its schema version, default organization, resources and SCO files. */
-export function readScorm(text: string, files: ReadonlySet<string>): { parsed: ParsedPackage | null; errors: PackageErrors } {
+export function readScorm(
+  text: string,
+  files: ReadonlySet<string>,
+): { parsed: ParsedPackage | null; errors: PackageErrors; standard?: CourseStandard } {
   const errors = new PackageErrors()
   const root = parseXml(text, SCORM_FILE, errors)
   if (!root) return { parsed: null, errors }
@@ -95,12 +98,12 @@ export function readScorm(text: string, files: ReadonlySet<string>): { parsed: P
   const organization = all.find((o) => attr(o, 'identifier') === attr(organizations, 'default')) ?? all[0]
   if (!organization) {
     errors.add('no_organization', 'The manifest has no organization', `${SCORM_FILE}/organizations`)
-    return { parsed: null, errors }
+    return { parsed: null, errors, standard }
   }
   const walk: Walk = { standard, resources, resourcesBase: attr(holder, 'base') ?? '', files, aus: [], errors }
   readItems(walk, organization, `${SCORM_FILE}/organization`)
   if (!errors.list.length && walk.aus.length === 0) errors.add('no_sco', 'The default organization launches no SCO', `${SCORM_FILE}/organization`)
-  if (errors.list.length) return { parsed: null, errors }
+  if (errors.list.length) return { parsed: null, errors, standard }
   const title = textOf(element(organization, 'title')) || walk.aus[0].title
   return { parsed: { standard, title, description: null, publisherId: attr(root, 'identifier') ?? null, aus: walk.aus, blocks: [] }, errors }
 }

@@ -179,11 +179,12 @@ describe('SCORM rules', () => {
       <item identifier="c" identifierref="r-missing-file"><title>C</title></item>`
     const resources = `<resource identifier="r-no-href" type="webcontent" adlcp:scormtype="sco"/>
       <resource identifier="r-missing-file" type="webcontent" adlcp:scormtype="sco" href="lesson/missing.html"/>`
-    await failsWith(await zipOf({ 'imsmanifest.xml': manifest('1.2', organization, resources), ...INDEX }), [
+    const job = await failsWith(await zipOf({ 'imsmanifest.xml': manifest('1.2', organization, resources), ...INDEX }), [
       error('missing_resource', 'imsmanifest.xml/organization/item[0]'),
       error('missing_href', 'imsmanifest.xml/organization/item[1]'),
       error('href_not_in_package', 'imsmanifest.xml/organization/item[2]', '"lesson/missing.html" names no file of the package'),
     ])
+    expect(job.standard).toBe('scorm12')
   })
 })
 
