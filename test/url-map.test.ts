@@ -105,6 +105,9 @@ const LEARN = [
   'GET /api/v1/registrations/:registration_id',
   'POST /api/v1/learn/registrations/:registration_id/attempts',
   'GET /api/v1/learn/admin/analytics/course-difficulty',
+  'POST /api/v1/learn/course-imports',
+  'GET /api/v1/learn/course-imports/:import_id',
+  'GET /api/v1/learn/courses/:course_id/structure',
 ]
 
 // Readiness reads crew records and learning alike: registered under learn, it needs both products (DECISIONS §10).
@@ -170,6 +173,9 @@ const DOCUMENTED = [
   'GET /api/v1/learn/registrations/{registration_id}',
   'POST /api/v1/learn/registrations/{registration_id}/attempts',
   'GET /api/v1/learn/admin/analytics/course-difficulty',
+  'POST /api/v1/learn/course-imports',
+  'GET /api/v1/learn/course-imports/{import_id}',
+  'GET /api/v1/learn/courses/{course_id}/structure',
 ]
 
 /**
