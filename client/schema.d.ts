@@ -917,6 +917,66 @@ export interface paths {
         patch: operations["updateCourse"];
         trace?: never;
     };
+    "/api/v1/learn/course-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a course package
+         * @description Admins only. Starts importing a ready `course_package` upload (a cmi5 or SCORM zip, or a cmi5.xml alone) as a new course, or as the new package of `courseId`. Answers 202 with the running job; poll it until `complete` or `failed` (a failed import changes nothing and lists every broken rule in `errors`).
+         */
+        post: operations["createCourseImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/course-imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A course import job
+         * @description Admins only. The job's status, the standard detected and, once failed, every rule the package breaks.
+         */
+        get: operations["getCourseImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/courses/{course_id}/structure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A course's package structure
+         * @description The standard and the AUs (cmi5) or SCOs (SCORM) of the course's current package, in launch order. A course without a package (created as a pointer) is 404, like another organization's.
+         */
+        get: operations["getCourseStructure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/learn/curriculums": {
         parameters: {
             query?: never;
@@ -1168,7 +1228,7 @@ export interface paths {
         put?: never;
         /**
          * Record an attempt
-         * @description Admins and crew. A new `attemptId` answers 201; replaying the same attempt answers 200 and changes nothing; the same id with other content is a 409.
+         * @description Admins and crew. A new `attemptId` answers 201; replaying the same attempt answers 200 and changes nothing; the same id with other content is a 409. A course with a package (imported) records its results from its launched sessions only: 409.
          */
         post: operations["recordAttempt"];
         delete?: never;
@@ -2080,6 +2140,59 @@ export interface components {
         CourseDifficultyList: {
             data: components["schemas"]["CourseDifficulty"][];
         };
+        /** CourseImport */
+        CourseImport: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {unknown} */
+            status: "running" | "complete" | "failed";
+            /**
+             * @description Null until detected
+             * @enum {unknown}
+             */
+            standard: "cmi5" | "scorm12" | "scorm2004" | null;
+            /** Format: uuid */
+            courseId: string | null;
+            errors: components["schemas"]["CourseImportError"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        /** CourseImportCreate */
+        CourseImportCreate: {
+            /** Format: uuid */
+            uploadId: string;
+            /** Format: uuid */
+            courseId?: string;
+        };
+        /** CourseImportError */
+        CourseImportError: {
+            /** @description Which rule, e.g. duplicate_id, url_not_in_package, unsafe_path */
+            code: string;
+            message: string;
+            /** @description The file, element or AU the rule is broken in */
+            path: string;
+        };
+        /** CourseStructure */
+        CourseStructure: {
+            /** @enum {unknown} */
+            standard: "cmi5" | "scorm12" | "scorm2004";
+            aus: {
+                /** @description The AU or SCO in launch order, from 0 */
+                index: number;
+                /** @description The publisher's AU id (cmi5) or the item's identifier (SCORM) */
+                id: string;
+                title: string;
+                /** @description Relative to the package, or absolute */
+                url: string;
+                /** @enum {unknown} */
+                moveOn: "Passed" | "Completed" | "CompletedAndPassed" | "CompletedOrPassed" | "NotApplicable";
+                masteryScore: number | null;
+                /** @enum {unknown} */
+                launchMethod: "AnyWindow" | "OwnWindow";
+            }[];
+        };
         /** CourseUpdate */
         CourseUpdate: {
             /** Format: uuid */
@@ -2167,7 +2280,7 @@ export interface components {
         };
         /**
          * Event
-         * @description One entry of the audit trail, also the body of a webhook delivery. `actor` is null for the system (expiry notices). Types: user.created, user.updated, user.suspended, user.restored, user.invited, user.password_reset_issued, ship.created, ship.updated, ship.deleted, identity_document.created, identity_document.updated, identity_document.deleted, certificate.created, certificate.updated, certificate.deleted, experience.created, experience.updated, experience.deleted, next_of_kin.created, next_of_kin.updated, next_of_kin.deleted, verification.submitted, verification.verified, verification.rejected, verification.reopened, assignment.created, assignment.updated, assignment.courses_assigned, assignment.courses_removed, course.created, course.updated, course.deleted, curriculum.created, curriculum.updated, curriculum.deleted, registration.passed, registration.failed, upload.ready, upload.rejected, document.expiring, document.expired, auth.login_failed, auth.throttled, auth.password_set, auth.refresh_reused, organization.updated, requirements.updated, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.test, xapi_credential.created, xapi_credential.deleted.
+         * @description One entry of the audit trail, also the body of a webhook delivery. `actor` is null for the system (expiry notices). Types: user.created, user.updated, user.suspended, user.restored, user.invited, user.password_reset_issued, ship.created, ship.updated, ship.deleted, identity_document.created, identity_document.updated, identity_document.deleted, certificate.created, certificate.updated, certificate.deleted, experience.created, experience.updated, experience.deleted, next_of_kin.created, next_of_kin.updated, next_of_kin.deleted, verification.submitted, verification.verified, verification.rejected, verification.reopened, assignment.created, assignment.updated, assignment.courses_assigned, assignment.courses_removed, course.created, course.updated, course.deleted, course_import.completed, course_import.failed, curriculum.created, curriculum.updated, curriculum.deleted, registration.passed, registration.failed, upload.ready, upload.rejected, document.expiring, document.expired, auth.login_failed, auth.throttled, auth.password_set, auth.refresh_reused, organization.updated, requirements.updated, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.test, xapi_credential.created, xapi_credential.deleted.
          * @example {
          *       "id": "0190a000-0000-7000-8000-0000000000e1",
          *       "type": "ship.updated",
@@ -2196,7 +2309,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {unknown} */
-            type: "user.created" | "user.updated" | "user.suspended" | "user.restored" | "user.invited" | "user.password_reset_issued" | "ship.created" | "ship.updated" | "ship.deleted" | "identity_document.created" | "identity_document.updated" | "identity_document.deleted" | "certificate.created" | "certificate.updated" | "certificate.deleted" | "experience.created" | "experience.updated" | "experience.deleted" | "next_of_kin.created" | "next_of_kin.updated" | "next_of_kin.deleted" | "verification.submitted" | "verification.verified" | "verification.rejected" | "verification.reopened" | "assignment.created" | "assignment.updated" | "assignment.courses_assigned" | "assignment.courses_removed" | "course.created" | "course.updated" | "course.deleted" | "curriculum.created" | "curriculum.updated" | "curriculum.deleted" | "registration.passed" | "registration.failed" | "upload.ready" | "upload.rejected" | "document.expiring" | "document.expired" | "auth.login_failed" | "auth.throttled" | "auth.password_set" | "auth.refresh_reused" | "organization.updated" | "requirements.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.test" | "xapi_credential.created" | "xapi_credential.deleted";
+            type: "user.created" | "user.updated" | "user.suspended" | "user.restored" | "user.invited" | "user.password_reset_issued" | "ship.created" | "ship.updated" | "ship.deleted" | "identity_document.created" | "identity_document.updated" | "identity_document.deleted" | "certificate.created" | "certificate.updated" | "certificate.deleted" | "experience.created" | "experience.updated" | "experience.deleted" | "next_of_kin.created" | "next_of_kin.updated" | "next_of_kin.deleted" | "verification.submitted" | "verification.verified" | "verification.rejected" | "verification.reopened" | "assignment.created" | "assignment.updated" | "assignment.courses_assigned" | "assignment.courses_removed" | "course.created" | "course.updated" | "course.deleted" | "course_import.completed" | "course_import.failed" | "curriculum.created" | "curriculum.updated" | "curriculum.deleted" | "registration.passed" | "registration.failed" | "upload.ready" | "upload.rejected" | "document.expiring" | "document.expired" | "auth.login_failed" | "auth.throttled" | "auth.password_set" | "auth.refresh_reused" | "organization.updated" | "requirements.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.test" | "xapi_credential.created" | "xapi_credential.deleted";
             /** Format: date-time */
             occurredAt: string;
             /** Format: uuid */
@@ -3353,10 +3466,10 @@ export interface components {
         };
         /** UploadIntent */
         UploadIntent: {
-            /** @description What the file is for, e.g. identity_document, certificate */
+            /** @description What the file is for, e.g. identity_document, certificate; `course_package` for a course package */
             kind: string;
-            /** @enum {unknown} */
-            mime: "application/pdf" | "image/jpeg" | "image/png";
+            /** @description application/pdf, image/jpeg, image/png; for a course package application/zip or text/xml */
+            mime: string;
             /** @description The exact size of the file in bytes */
             size: number;
             filename: string;
@@ -6384,6 +6497,8 @@ export interface operations {
                     "application/pdf": string;
                     "image/jpeg": string;
                     "image/png": string;
+                    "application/zip": string;
+                    "text/xml": string;
                 };
             };
             /** @description Not allowed for this role, organization or product */
@@ -11715,6 +11830,385 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCourseImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "uploadId": "0190a000-0000-7000-8000-000000000a07"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CourseImportCreate"];
+            };
+        };
+        responses: {
+            /** @description Accepted: CourseImport */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0190a000-0000-7000-8000-000000000c01",
+                     *       "status": "complete",
+                     *       "standard": "cmi5",
+                     *       "courseId": "0190a000-0000-7000-8000-000000000c02",
+                     *       "errors": [],
+                     *       "createdAt": "2026-06-15T08:30:00.000Z",
+                     *       "finishedAt": "2026-06-15T08:30:04.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CourseImport"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCourseImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: CourseImport */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0190a000-0000-7000-8000-000000000c01",
+                     *       "status": "complete",
+                     *       "standard": "cmi5",
+                     *       "courseId": "0190a000-0000-7000-8000-000000000c02",
+                     *       "errors": [],
+                     *       "createdAt": "2026-06-15T08:30:00.000Z",
+                     *       "finishedAt": "2026-06-15T08:30:04.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CourseImport"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCourseStructure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                course_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: CourseStructure */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "standard": "cmi5",
+                     *       "aus": [
+                     *         {
+                     *           "index": 0,
+                     *           "id": "https://example.com/courses/fire-safety/au/1",
+                     *           "title": "Fire safety on board",
+                     *           "url": "index.html",
+                     *           "moveOn": "CompletedAndPassed",
+                     *           "masteryScore": 0.8,
+                     *           "launchMethod": "AnyWindow"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CourseStructure"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -126,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuth(app, database.db, tokens, actors)
 
   const storage = deps.storage ?? createStorage(config)
+  const jobs = new Jobs(database, config.runJobs, { ...DEFAULT_TUNING, ...deps.jobs }, app.log)
   await registerModules(app, {
     config,
     database,
@@ -135,10 +136,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     storage,
     oidc: createOidc(config.sso),
     metrics,
+    jobs,
   })
   await registerConsole(app, { fileOrigin: await storage.fileOrigin() })
-  const jobs = new Jobs(database, config.runJobs, { ...DEFAULT_TUNING, ...deps.jobs }, app.log)
-  defineJobs(jobs, { db: database.db, config, metrics })
+  defineJobs(jobs, { db: database.db, config, metrics, storage, log: app.log })
   metrics.jobQueueDepthFrom(() => jobs.depth())
   app.addHook('onReady', () => jobs.start())
   // Before the database closes (onClose): running deliveries may finish and record.

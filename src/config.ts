@@ -16,6 +16,8 @@ const EnvSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
   PORT: Type.Integer({ default: 8000, minimum: 0, maximum: 65535 }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Where package content is served from (DECISIONS §13.3): an origin of its own, never the API's.
+  CONTENT_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
   SEAWORTHY_JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   ACCESS_TOKEN_TTL_SECONDS: Type.Integer({
     default: 3600,
@@ -29,6 +31,8 @@ const EnvSchema = Type.Object({
   SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
   EXPIRING_SOON_DAYS: Type.Integer({ default: 90, minimum: 0, maximum: 3650 }),
   UPLOAD_MAX_BYTES: Type.Integer({ default: 26214400, minimum: 1 }),
+  // A course package (DECISIONS §13.2): 1 GiB by default.
+  COURSE_PACKAGE_MAX_BYTES: Type.Integer({ default: 1073741824, minimum: 1 }),
   UPLOAD_URL_TTL_SECONDS: Type.Integer({
     default: 900,
     minimum: 10,
@@ -97,11 +101,19 @@ export interface Config extends DatabaseConfig {
   readonly host: string
   readonly port: number
   readonly publicUrl: string
+  /**
+   * The origin package content is served from; the service also listens on `contentPort` for it
+   * (PORT + 1; behind a reverse proxy CONTENT_ORIGIN names the proxy's origin for that port).
+   */
+  readonly contentOrigin: string
+  readonly contentPort: number
   readonly jwtSecret: string
   readonly accessTokenTtlSeconds: number
   readonly accounts: AccountsConfig
   readonly expiringSoonDays: number
   readonly uploadMaxBytes: number
+  /** The largest course package upload; its archive may expand to 4 × this (DECISIONS §13.2). */
+  readonly coursePackageMaxBytes: number
   readonly uploadUrlTtlSeconds: number
   readonly login: LoginLimits
   /** Proxies (IPs, CIDRs) whose X-Forwarded-For is believed; empty: the client is the TCP peer. */
@@ -225,6 +237,9 @@ function readS3(env: Env): S3Config | null {
   if (env.UPLOAD_MAX_BYTES > S3_MAX_OBJECT_BYTES) {
     throw new ConfigError('Invalid configuration: UPLOAD_MAX_BYTES above 5 GiB is more than one S3 POST or copy takes')
   }
+  if (env.COURSE_PACKAGE_MAX_BYTES > S3_MAX_OBJECT_BYTES) {
+    throw new ConfigError('Invalid configuration: COURSE_PACKAGE_MAX_BYTES above 5 GiB is more than one S3 POST or copy takes')
+  }
   if (!accessKeyId !== !secretAccessKey) {
     throw new ConfigError('Invalid configuration: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together')
   }
@@ -235,6 +250,14 @@ function readS3(env: Env): S3Config | null {
     forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
     credentials: accessKeyId && secretAccessKey ? Object.freeze({ accessKeyId, secretAccessKey }) : undefined,
   })
+}
+
+/** Package content must never share the API's origin (DECISIONS §13.3), and needs the port after PORT. */
+function checkContentOrigin(env: Env): void {
+  if (env.PORT === 65535) throw new ConfigError('Invalid configuration: PORT 65535 leaves no PORT + 1 for package content')
+  if (env.CONTENT_ORIGIN && env.PUBLIC_URL && new URL(env.CONTENT_ORIGIN).origin === new URL(env.PUBLIC_URL).origin) {
+    throw new ConfigError("Invalid configuration: CONTENT_ORIGIN must differ from PUBLIC_URL's origin (package scripts would reach signed-in users' tokens)")
+  }
 }
 
 /** The command line's configuration: it signs nothing, so it neither needs nor generates a JWT secret. */
@@ -259,12 +282,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!env.SMTP_URL !== !env.SMTP_FROM) throw new ConfigError('Invalid configuration: SMTP_URL and SMTP_FROM go together')
   const dataDir = resolve(env.DATA_DIR)
   const s3 = readS3(env)
+  checkContentOrigin(env)
   return Object.freeze({
     databaseUrl: env.DATABASE_URL,
     dataDir,
     host: env.HOST,
     port: env.PORT,
     publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
+    contentOrigin: (env.CONTENT_ORIGIN ?? `http://${env.HOST}:${env.PORT + 1}`).replace(/\/$/, ''),
+    // Port 0 (an ephemeral port, in tests) stays 0 for the content listener too.
+    contentPort: env.PORT === 0 ? 0 : env.PORT + 1,
     jwtSecret: env.SEAWORTHY_JWT_SECRET ?? embeddedSecret(dataDir),
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     accounts: Object.freeze({
@@ -274,6 +301,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     }),
     expiringSoonDays: env.EXPIRING_SOON_DAYS,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    coursePackageMaxBytes: env.COURSE_PACKAGE_MAX_BYTES,
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,
     login: Object.freeze({
       maxPerPair: env.LOGIN_MAX_FAILURES_PER_EMAIL,

@@ -2,6 +2,7 @@ import './supported-node.js'
 import cluster from 'node:cluster'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
+import { buildContentApp } from './content-app.js'
 import { type Database, DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'
 import { onShutdownSignal } from './lib/shutdown.js'
 import { hasOrganizations, seedDemo } from './modules/organizations/demo.service.js'
@@ -32,9 +33,12 @@ async function prepare(database: Database): Promise<void> {
 
 async function serve(config: Config, database: Database): Promise<void> {
   const app = await buildApp({ config, database })
+  const content = await buildContentApp({ config })
   // The app cuts what is left at the grace period (shutdown.ts); the deadline only catches a hang after that.
-  onShutdownSignal(() => app.close(), config.shutdownGraceSeconds + STOP_MARGIN_SECONDS)
+  onShutdownSignal(async () => void (await Promise.all([app.close(), content.close()])), config.shutdownGraceSeconds + STOP_MARGIN_SECONDS)
   await app.listen({ host: config.host, port: config.port })
+  // Package content on its own origin (DECISIONS §13.3): PORT + 1, or behind the proxy that CONTENT_ORIGIN names.
+  await content.listen({ host: config.host, port: config.contentPort })
 }
 
 /**
@@ -76,7 +80,9 @@ async function main(): Promise<void> {
     await database.close()
     supervise(config)
   }
-  console.log(`Seaworthy is running on http://${config.host}:${config.port} (console: /console, API reference: /docs)`)
+  console.log(
+    `Seaworthy is running on http://${config.host}:${config.port} (console: /console, API reference: /docs; course content: ${config.contentOrigin})`,
+  )
 }
 
 main().catch((error) => {

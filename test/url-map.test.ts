@@ -86,8 +86,6 @@ const CREW = [
   'GET /api/v1/crew/requirements',
   'PUT /api/v1/crew/requirements',
   'GET /api/v1/crew/expiring',
-  'GET /api/v1/crew/users/:user_id/sea-service',
-  'GET /api/v1/crew/sea-service',
 ]
 
 const LEARN = [
@@ -120,6 +118,9 @@ const LEARN = [
   'POST /api/v1/learn/xapi/credentials',
   'GET /api/v1/learn/xapi/credentials',
   'DELETE /api/v1/learn/xapi/credentials/:credential_id',
+  'POST /api/v1/learn/course-imports',
+  'GET /api/v1/learn/course-imports/:import_id',
+  'GET /api/v1/learn/courses/:course_id/structure',
 ]
 
 // The LRS's resources (DECISIONS §13.1): every method on each, authenticated by the LRS itself, no product gate,
@@ -200,6 +201,9 @@ const DOCUMENTED = [
   'POST /api/v1/learn/xapi/credentials',
   'GET /api/v1/learn/xapi/credentials',
   'DELETE /api/v1/learn/xapi/credentials/{credential_id}',
+  'POST /api/v1/learn/course-imports',
+  'GET /api/v1/learn/course-imports/{import_id}',
+  'GET /api/v1/learn/courses/{course_id}/structure',
 ]
 
 /**

@@ -220,8 +220,64 @@ export interface CoursesTable {
   description: Nullable<string>
   s3_path: string
   launch_file: string
+  /** The current package version (course_packages); null for a course created as a pointer only. */
+  package_id: Nullable<string>
   created_at: CreatedAt
   updated_at: Timestamp
+}
+
+export const COURSE_STANDARDS = ['cmi5', 'scorm12', 'scorm2004'] as const
+export type CourseStandard = (typeof COURSE_STANDARDS)[number]
+export const IMPORT_STATUSES = ['running', 'complete', 'failed'] as const
+export type ImportStatus = (typeof IMPORT_STATUSES)[number]
+
+/** One broken rule of a package: a code, what is wrong, and the file, element or AU it is in. */
+export interface ImportError {
+  code: string
+  message: string
+  path: string
+}
+
+export interface CourseImportsTable {
+  id: string
+  organization_id: string
+  upload_id: string
+  /** The course to replace (when given), then the course the package became. */
+  course_id: Nullable<string>
+  status: ImportStatus
+  standard: Nullable<CourseStandard>
+  errors: ColumnType<ImportError[], string | undefined, string>
+  created_by: string
+  request_id: Nullable<string>
+  created_at: CreatedAt
+  finished_at: Nullable<Date>
+}
+
+export interface CoursePackagesTable {
+  id: string
+  organization_id: string
+  course_id: string
+  standard: CourseStandard
+  storage_prefix: string
+  /** The course's publisher id (cmi5), or the manifest's identifier (SCORM). */
+  publisher_id: Nullable<string>
+  /** cmi5 blocks: `{id, auIndexes}` in document order, for `satisfied` per block. */
+  blocks: ColumnType<unknown[], string | undefined, string>
+  created_at: CreatedAt
+}
+
+export interface CourseAusTable {
+  package_id: string
+  au_index: number
+  publisher_id: string
+  title: string
+  url: string
+  move_on: string
+  mastery_score: Nullable<number>
+  launch_method: string
+  launch_parameters: Nullable<string>
+  entitlement_key: Nullable<string>
+  activity_type: Nullable<string>
 }
 
 export interface CourseStatsTable {
@@ -526,6 +582,9 @@ export interface DB {
   verifications: VerificationsTable
   verification_events: VerificationEventsTable
   courses: CoursesTable
+  course_imports: CourseImportsTable
+  course_packages: CoursePackagesTable
+  course_aus: CourseAusTable
   course_stats: CourseStatsTable
   curriculums: CurriculumsTable
   curriculum_courses: CurriculumCoursesTable

@@ -23,8 +23,11 @@ export const expireSeconds = (tuning: JobTuning) => Math.ceil(tuning.deliveryTim
 
 export interface QueueSpec {
   name: string
-  /** `short`: one queued job at most, so repeated requests for a sweep collapse into one run. */
-  policy?: 'standard' | 'short'
+  /**
+   * `short`: one queued job at most, so repeated requests for a sweep collapse into one run;
+   * `stately`: also one running at most, over every instance.
+   */
+  policy?: 'standard' | 'short' | 'stately'
   handler: (data: any) => Promise<void>
   /** Polling loops of this instance on the queue, each working a batch of up to `batchSize` jobs at once (default 1 and 1). */
   workers?: number

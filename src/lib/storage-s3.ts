@@ -5,6 +5,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3'
@@ -45,9 +46,10 @@ export function s3Storage(s3: S3Config): Storage {
   const Bucket = s3.bucket
 
   return {
-    read(key) {
+    read(key, range) {
       const body = async function* () {
-        const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: key }))
+        const Range = range && `bytes=${range.start}-${range.end}`
+        const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: key, Range }))
         yield* Body as Readable
       }
       return Readable.from(body())
@@ -61,6 +63,10 @@ export function s3Storage(s3: S3Config): Storage {
         if (isMissing(error)) return null
         throw error
       }
+    },
+
+    async write(key, content, size) {
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: content, ContentLength: size }))
     },
 
     async copy(from, to) {

@@ -25,11 +25,18 @@ export interface StoredObject {
   contentType: string | null
 }
 
+export interface ByteRange {
+  start: number
+  end: number
+}
+
 /** Where upload content lives: local disk (the embedded default) or an S3 bucket (storage-s3.ts). */
 export interface Storage {
-  /** The content as a stream; a missing object fails the stream. */
-  read(key: string): Readable
+  /** The content as a stream, or the bytes `start`..`end` of it (inclusive); a missing object fails the stream. */
+  read(key: string, range?: ByteRange): Readable
   stat(key: string): Promise<StoredObject | null>
+  /** Writes `content`, exactly `size` bytes, under `key` as one object, streamed; it becomes visible only once complete. */
+  write(key: string, content: Readable, size: number): Promise<void>
   /** Copies `from` to `to`; `to` becomes visible only once complete. Fails when `from` is missing. */
   copy(from: string, to: string): Promise<void>
   remove(key: string): Promise<void>

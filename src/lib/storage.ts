@@ -9,7 +9,7 @@ import { forbidden } from './errors.js'
 import { s3Storage } from './storage-s3.js'
 import type { DownloadRules, PostRules, PresignedPost, Storage } from './storage-types.js'
 
-export type { DownloadRules, PostRules, PresignedPost, Storage, StoredObject } from './storage-types.js'
+export type { ByteRange, DownloadRules, PostRules, PresignedPost, Storage, StoredObject } from './storage-types.js'
 
 /** The local driver also takes writes: the embedded POST target stores the form's file through it. */
 export interface LocalStorage extends Storage {
@@ -131,7 +131,10 @@ export function localStorage(root: string, signing: EmbeddedSigning): LocalStora
       await writeAtomically(pathOf(key), async (partial) => pipeline(content, (await open(partial, 'wx')).createWriteStream()))
       return { size: (await stat(pathOf(key))).size }
     },
-    read: (key) => createReadStream(pathOf(key)),
+    async write(key, content) {
+      await this.put(key, content)
+    },
+    read: (key, range) => createReadStream(pathOf(key), range),
     async stat(key) {
       try {
         return { size: (await stat(pathOf(key))).size, contentType: null }

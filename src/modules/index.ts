@@ -16,6 +16,7 @@ import { identityDocumentRoutes, userIdentityDocumentsRoutes } from './identity-
 import { metricsRoutes } from './metrics/metrics.routes.js'
 import { nextOfKinRoutes, userNextOfKinRoutes } from './next-of-kin/next-of-kin.routes.js'
 import { organizationRoutes } from './organizations/organizations.routes.js'
+import { courseImportsRoutes, courseStructureRoutes } from './packages/packages.routes.js'
 import { assignmentReadinessRoutes, fleetReadinessRoutes, shipReadinessRoutes } from './readiness/readiness.routes.js'
 import { registrationReadRoutes, registrationsRoutes } from './registrations/registrations.routes.js'
 import { requirementsRoutes } from './requirements/requirements.routes.js'
@@ -71,6 +72,8 @@ const registrations: Registration[] = [
   { plugin: userSeaServiceRoutes, prefix: '/api/v1/crew/users/:user_id/sea-service', product: 'crew' },
   { plugin: fleetSeaServiceRoutes, prefix: '/api/v1/crew/sea-service', product: 'crew' },
   { plugin: coursesRoutes, prefix: '/api/v1/courses/', product: 'learn', aliases: ['/api/v1/learn/courses/'] },
+  { plugin: courseImportsRoutes, prefix: '/api/v1/learn/course-imports', product: 'learn' },
+  { plugin: courseStructureRoutes, prefix: '/api/v1/learn/courses/:course_id/structure', product: 'learn' },
   { plugin: curriculumsRoutes, prefix: '/api/v1/learn/curriculums', product: 'learn' },
   { plugin: assignmentsRoutes, prefix: '/api/v1/assignments/', product: 'learn', aliases: ['/api/v1/learn/assignments/'] },
   { plugin: assignmentUpdateRoutes, prefix: '/api/v1/assignments/', product: 'learn' },

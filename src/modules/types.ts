@@ -4,6 +4,7 @@ import type { Config } from '../config.js'
 import type { Database, Db } from '../db/database.js'
 import type { ActorCache } from '../lib/actor-cache.js'
 import type { Tokens } from '../lib/auth.js'
+import type { Jobs } from '../lib/jobs.js'
 import type { Metrics } from '../lib/metrics.js'
 import type { Oidc } from '../lib/oidc.js'
 import type { Storage } from '../lib/storage.js'
@@ -20,6 +21,8 @@ export interface ModuleDeps {
   actors: ActorCache
   oidc: Oidc
   metrics: Metrics
+  /** Queues background work (the job queue's workers are defined in modules/jobs). */
+  jobs: Jobs
 }
 
 /** A module's routes, with paths relative to the prefix it is registered at in modules/index.ts. */

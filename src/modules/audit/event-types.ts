@@ -32,6 +32,8 @@ export const EVENT_TYPES = [
   'course.created',
   'course.updated',
   'course.deleted',
+  'course_import.completed',
+  'course_import.failed',
   'curriculum.created',
   'curriculum.updated',
   'curriculum.deleted',

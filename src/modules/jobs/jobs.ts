@@ -1,10 +1,13 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config.js'
 import type { Db } from '../../db/database.js'
 import { todayUtc } from '../../lib/dates.js'
 import type { Jobs } from '../../lib/jobs.js'
 import type { Metrics } from '../../lib/metrics.js'
+import type { Storage } from '../../lib/storage.js'
 import { sweepExpiryNotices } from '../expiry-notices/expiry-notices.queries.js'
 import { syncContractService } from '../sea-service/contract-service.queries.js'
+import { IMPORT_QUEUE, importHandler } from '../packages/packages.import.js'
 import { DELIVERY_QUEUE, deliveryHandler } from '../webhooks/delivery.js'
 import { deleteOldEvents } from './audit-retention.queries.js'
 
@@ -15,9 +18,16 @@ const FLEET_JOB_EXPIRE_SECONDS = 1800
 // Up to 4 × 10 deliveries in flight per instance: a receiver may take up to the timeout, holding up its batch.
 const DELIVERY_WORKERS = 4
 const DELIVERY_BATCH = 10
+// A course import streams up to COURSE_PACKAGE_MAX_BYTES (1 GiB) into storage; the periodic run picks up
+// an import whose request to run was lost (queued while the queue could not be reached).
+const IMPORT_EXPIRE_SECONDS = 3600
+const IMPORT_EVERY_SECONDS = 300
 
 /** Every background job of the service, on the database's job queue (src/lib/jobs.ts). */
-export function defineJobs(jobs: Jobs, { db, config, metrics }: { db: Db; config: Config; metrics: Metrics }): void {
+export function defineJobs(
+  jobs: Jobs,
+  { db, config, metrics, storage, log }: { db: Db; config: Config; metrics: Metrics; storage: Storage; log: FastifyBaseLogger },
+): void {
   jobs.define({
     name: DELIVERY_QUEUE,
     handler: deliveryHandler({
@@ -48,6 +58,14 @@ export function defineJobs(jobs: Jobs, { db, config, metrics }: { db: Db; config
     handler: async () => void (await syncContractService(db, { everyOrganization: true }, todayUtc())),
     everySeconds: config.expirySweepIntervalSeconds,
     expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
+  })
+  jobs.define({
+    name: IMPORT_QUEUE,
+    // One run at a time, over every instance, works every running import; a request made meanwhile queues one more run.
+    policy: 'stately',
+    handler: importHandler({ db, storage, config, log }),
+    everySeconds: IMPORT_EVERY_SECONDS,
+    expireInSeconds: IMPORT_EXPIRE_SECONDS,
   })
   const days = config.auditRetentionDays
   if (days > 0) {

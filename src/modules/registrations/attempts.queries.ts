@@ -68,7 +68,21 @@ const attemptStatement = compiledPerShape((db: Db, p: AttemptValues) => {
   const { source, attempt } = p
   return db
     .with('reg', (qb) =>
-      scopedRegistrations(qb, source.orgId, p.assigneeId).where('registrations.id', '=', p.registrationId).selectAll().forUpdate(),
+      scopedRegistrations(qb, source.orgId, p.assigneeId)
+        .where('registrations.id', '=', p.registrationId)
+        // A packaged course takes its results from its sessions only (DECISIONS §13.5).
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('courses')
+                .select('courses.id')
+                .whereRef('courses.id', '=', 'registrations.course_id')
+                .where('courses.package_id', 'is not', null),
+            ),
+          ),
+        )
+        .selectAll()
+        .forUpdate(),
     )
     .with('ins', (qb) =>
       qb

@@ -112,3 +112,14 @@ export function listRegistrations(db: Db, orgId: string, query: RegistrationList
   }
   return newestFirstPage(filtered, (qb) => selectRegistration(qb, query.expand), 'registrations', query, toRegistration)
 }
+
+/** Whether the registration (visible to the caller) is of a course with a package: its results come from sessions. */
+export async function isPackagedRegistration(db: Db, orgId: string, registrationId: string, assigneeId?: string): Promise<boolean> {
+  const row = await scopedRegistrations(db, orgId, assigneeId)
+    .innerJoin('courses', 'courses.id', 'registrations.course_id')
+    .select('registrations.id')
+    .where('registrations.id', '=', registrationId)
+    .where('courses.package_id', 'is not', null)
+    .executeTakeFirst()
+  return row !== undefined
+}

@@ -50,7 +50,7 @@ export const registrationsRoutes: ModulePlugin = (app, { db }) => {
         operationId: 'recordAttempt',
         summary: 'Record an attempt',
         description:
-          'Admins and crew. A new `attemptId` answers 201; replaying the same attempt answers 200 and changes nothing; the same id with other content is a 409.',
+          'Admins and crew. A new `attemptId` answers 201; replaying the same attempt answers 200 and changes nothing; the same id with other content is a 409. A course with a package (imported) records its results from its launched sessions only: 409.',
         tags,
         params: RegistrationParams,
         body: AttemptCreate,

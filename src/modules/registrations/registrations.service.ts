@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
 import { recordAttempt, sameAttempt } from './attempts.queries.js'
-import type { RegistrationRow } from './registrations.queries.js'
+import { isPackagedRegistration, type RegistrationRow } from './registrations.queries.js'
 import type { AttemptCreate } from './registrations.schemas.js'
 
 /**
@@ -18,7 +18,10 @@ export async function submitAttempt(
 ): Promise<{ registration: RegistrationRow; created: boolean }> {
   const { orgId } = actor
   const result = await recordAttempt(db, actor, registrationId, assigneeId, attempt)
-  if (!result) throw notFound('Registration')
+  if (!result) {
+    if (await isPackagedRegistration(db, orgId, registrationId, assigneeId)) throw conflict('This course records its results from its sessions')
+    throw notFound('Registration')
+  }
   const { created, ...registration } = result
   if (created) return { registration, created }
   const same = await sameAttempt(db, orgId, registrationId, attempt)

@@ -15,8 +15,10 @@ export interface Inspection {
   threatName: string | null
 }
 
-// An animated PNG is still a PNG.
-const SAME_TYPE: Record<string, string> = { 'image/apng': 'image/png' }
+// An animated PNG is still a PNG; XML is XML whichever of its two media types was declared.
+const SAME_TYPE: Record<string, string> = { 'image/apng': 'image/png', 'application/xml': 'text/xml' }
+// A course package's content is checked by its import (modules/packages), not measured here.
+const MEASURED = new Set(['application/pdf', 'image/jpeg', 'image/png'])
 // EXIF orientations that turn the picture a quarter: its displayed width is its stored height.
 const QUARTER_TURNS = new Set([5, 6, 7, 8])
 // Type sniffing needs the first 4100 bytes; image-size reads no more than 512 KiB of a file itself.
@@ -47,12 +49,17 @@ async function take(content: AsyncIterable<Uint8Array>, whole: boolean) {
   return { sha256: hash.digest('hex'), size, bytes: whole ? bytes : bytes.subarray(0, HEAD_BYTES) }
 }
 
+// XML needs no declaration, and without one file-type does not name it: a first tag after optional
+// white space (and a UTF-8 byte order mark) is taken as markup; the import parses it fully.
+const startsAsMarkup = (bytes: Buffer) => /^(\uFEFF)?\s*</.test(bytes.subarray(0, 1024).toString('utf8'))
+
 async function inspectStream(content: AsyncIterable<Uint8Array>, mime: string, whole: boolean): Promise<Inspection> {
   const { sha256, size, bytes } = await take(content, whole)
   const rejected = (threatName: string) => ({ sha256, size, width: null, height: null, pageCount: null, threatName })
   const [{ fileTypeFromBuffer }] = await libraries()
-  const detected = (await fileTypeFromBuffer(bytes))?.mime
+  const detected = (await fileTypeFromBuffer(bytes))?.mime ?? (startsAsMarkup(bytes) ? 'application/xml' : undefined)
   if (!detected || (SAME_TYPE[detected] ?? detected) !== mime) return rejected('ContentTypeMismatch')
+  if (!MEASURED.has(mime)) return { sha256, size, width: null, height: null, pageCount: null, threatName: null }
   try {
     return { sha256, size, ...(await measure(bytes, mime)), threatName: null }
   } catch {

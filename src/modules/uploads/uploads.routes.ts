@@ -28,7 +28,7 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config, metrics 
           'Declares the file (kind, media type, exact size, name) and answers with a presigned POST: send every field of `fields`, then `file`, to `url` as multipart/form-data, then finalize.',
         tags,
         summary: 'Start an upload',
-        body: UploadIntent(config.uploadMaxBytes),
+        body: UploadIntent(config.uploadMaxBytes, config.coursePackageMaxBytes),
         response: { 201: PresignedUpload },
       },
     },

@@ -5,17 +5,39 @@ import { SIGNATURE_FIELD } from '../../lib/storage.js'
 
 export const UPLOAD_MIMES = ['application/pdf', 'image/jpeg', 'image/png'] as const
 export type UploadMime = (typeof UPLOAD_MIMES)[number]
+/** A course package (DECISIONS §13.2): a zip, or a cmi5 course structure alone. */
+export const PACKAGE_KIND = 'course_package'
+export const PACKAGE_MIMES = ['application/zip', 'text/xml'] as const
 
-/** The size limit is configuration (UPLOAD_MAX_BYTES), so the intent schema is built with it. */
-export const UploadIntent = (maxBytes: number) =>
+// Each branch names every field, so a validator that closes each subschema (the OpenAPI linter's example
+// check does) still sees the whole intent.
+const NAMED = { kind: {}, filename: {} }
+
+/**
+ * The size limits are configuration (UPLOAD_MAX_BYTES, COURSE_PACKAGE_MAX_BYTES), so the intent schema
+ * is built with them. The kind decides the policy: a course package takes a zip or XML up to its own
+ * limit, every other kind PDF, JPEG or PNG up to the upload limit.
+ */
+export const UploadIntent = (maxBytes: number, packageMaxBytes: number) =>
   Type.Object(
     {
-      kind: Type.String({ minLength: 1, maxLength: 64, description: 'What the file is for, e.g. identity_document, certificate' }),
-      mime: Type.Enum([...UPLOAD_MIMES]),
-      size: Type.Integer({ minimum: 1, maximum: maxBytes, description: 'The exact size of the file in bytes' }),
+      kind: Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: `What the file is for, e.g. identity_document, certificate; \`${PACKAGE_KIND}\` for a course package`,
+      }),
+      mime: Type.String({ description: `${UPLOAD_MIMES.join(', ')}; for a course package ${PACKAGE_MIMES.join(' or ')}` }),
+      size: Type.Integer({ minimum: 1, description: 'The exact size of the file in bytes' }),
       filename: Type.String({ minLength: 1, maxLength: 255 }),
     },
-    { title: 'UploadIntent', examples: [{ kind: 'identity_document', mime: 'application/pdf', size: 48213, filename: 'passport.pdf' }] },
+    {
+      title: 'UploadIntent',
+      examples: [{ kind: 'identity_document', mime: 'application/pdf', size: 48213, filename: 'passport.pdf' }],
+      if: { properties: { kind: { const: PACKAGE_KIND } }, required: ['kind'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, never awaited
+      then: { properties: { ...NAMED, mime: { enum: [...PACKAGE_MIMES] }, size: { maximum: packageMaxBytes } } },
+      else: { properties: { ...NAMED, mime: { enum: [...UPLOAD_MIMES] }, size: { maximum: maxBytes } } },
+    },
   )
 export type UploadIntent = Static<ReturnType<typeof UploadIntent>>
 
@@ -98,7 +120,7 @@ const Bytes = Type.Unsafe<unknown>({ type: 'string', format: 'binary' })
 /** The signed download's answer: the file's bytes, with the type it was uploaded as. */
 export const FileBytes = {
   description: "The file's bytes",
-  content: Object.fromEntries(['application/octet-stream', ...UPLOAD_MIMES].map((type) => [type, { schema: Bytes }])),
+  content: Object.fromEntries(['application/octet-stream', ...UPLOAD_MIMES, ...PACKAGE_MIMES].map((type) => [type, { schema: Bytes }])),
 }
 
 /**

@@ -36,6 +36,8 @@ const TYPES: Record<EventType, true> = {
   'course.created': true,
   'course.updated': true,
   'course.deleted': true,
+  'course_import.completed': true,
+  'course_import.failed': true,
   'curriculum.created': true,
   'curriculum.updated': true,
   'curriculum.deleted': true,
