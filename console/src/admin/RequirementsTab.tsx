@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Stack, Table, TextInput } from '@mantine/core'
+import { Button, Checkbox, Group, Stack, Table, Text, TextInput } from '@mantine/core'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { components } from '../../../client/index.js'
@@ -6,6 +6,7 @@ import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { labelOf } from '../shared/labels.js'
 import { MutationAlert } from '../shared/MutationAlert.js'
+import { useCan } from '../shared/permissions.js'
 import { QueryState } from '../shared/QueryState.js'
 import { CERTIFICATE_TYPES, DOCUMENT_TYPES } from '../shared/record-types.js'
 
@@ -15,6 +16,7 @@ const toggled = <T,>(list: T[], value: T) => (list.includes(value) ? list.filter
 /** Which documents and certificates each assignment role needs: rows are roles, columns are types. */
 export function RequirementsTab() {
   const { api } = useSession()
+  const editable = useCan()('requirements:write')
   const queryClient = useQueryClient()
   const requirements = useQuery({ queryKey: ['requirements'], queryFn: () => unwrap(api.GET('/api/v1/crew/requirements')) })
   const [rows, setRows] = useState<Requirement[]>([])
@@ -50,6 +52,7 @@ export function RequirementsTab() {
                         <Checkbox
                           aria-label={`${r.role} needs ${labelOf(t)}`}
                           checked={r.documentTypes.includes(t)}
+                          disabled={!editable}
                           onChange={() => update(r.role, (x) => ({ ...x, documentTypes: toggled(x.documentTypes, t) }))}
                         />
                       </Table.Td>
@@ -59,6 +62,7 @@ export function RequirementsTab() {
                         <Checkbox
                           aria-label={`${r.role} needs ${labelOf(t)}`}
                           checked={r.certificateTypes.includes(t)}
+                          disabled={!editable}
                           onChange={() => update(r.role, (x) => ({ ...x, certificateTypes: toggled(x.certificateTypes, t) }))}
                         />
                       </Table.Td>
@@ -68,22 +72,25 @@ export function RequirementsTab() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Group align="end">
-            <TextInput label="Add a role" value={newRole} onChange={(e) => setNewRole(e.currentTarget.value)} />
-            <Button
-              variant="default"
-              disabled={!newRole.trim() || rows.some((r) => r.role === newRole.trim())}
-              onClick={() => {
-                setRows([...rows, { role: newRole.trim(), documentTypes: [], certificateTypes: [] }])
-                setNewRole('')
-              }}
-            >
-              Add role
-            </Button>
-            <Button onClick={() => save.mutate()} loading={save.isPending}>
-              Save requirements
-            </Button>
-          </Group>
+          {!editable && <Text c="dimmed">Only admins change the requirements.</Text>}
+          {editable && (
+            <Group align="end">
+              <TextInput label="Add a role" value={newRole} onChange={(e) => setNewRole(e.currentTarget.value)} />
+              <Button
+                variant="default"
+                disabled={!newRole.trim() || rows.some((r) => r.role === newRole.trim())}
+                onClick={() => {
+                  setRows([...rows, { role: newRole.trim(), documentTypes: [], certificateTypes: [] }])
+                  setNewRole('')
+                }}
+              >
+                Add role
+              </Button>
+              <Button onClick={() => save.mutate()} loading={save.isPending}>
+                Save requirements
+              </Button>
+            </Group>
+          )}
           <MutationAlert mutation={save} />
         </Stack>
       )}
