@@ -42,6 +42,7 @@ export const router = createBrowserRouter(
                 { path: '/crew/:userId', lazy: screen(() => import('./crew/ProfilePage.js')) },
                 { path: '/readiness', lazy: screen(() => import('./readiness/ReadinessPage.js')) },
                 { path: '/expiring', lazy: screen(() => import('./readiness/ExpiringPage.js')) },
+                { path: '/ships', lazy: screen(() => import('./ships/ShipsPage.js')) },
               ],
             },
             {

@@ -46,6 +46,7 @@ export function EntityForm<R>({
   save,
   onSaved,
   children,
+  childFields = [],
 }: {
   label: string
   fields: Field[]
@@ -53,16 +54,15 @@ export function EntityForm<R>({
   submitLabel: string
   save: (values: Values) => Promise<R>
   onSaved: (result: R) => void
-  /** More of the form below the fields (a file to upload). */
-  children?: ReactNode
+  /** More of the form below the fields (a file to upload), given the problems of every field. */
+  children?: (errors: Record<string, string>) => ReactNode
+  /** The body fields `children` show problems for. */
+  childFields?: string[]
 }) {
   const [values, setValues] = useState<Values>(initial)
   const mutation = useMutation({ mutationFn: () => save(values), onSuccess: onSaved })
   const errors = fieldErrors(mutation.error)
-  const general = formLevelError(
-    mutation.error,
-    fields.map((f) => f.name),
-  )
+  const general = formLevelError(mutation.error, [...fields.map((f) => f.name), ...childFields])
   const submit = (event: FormEvent) => {
     event.preventDefault()
     mutation.mutate()
@@ -81,7 +81,7 @@ export function EntityForm<R>({
             />
           ))}
         </SimpleGrid>
-        {children}
+        {children?.(errors)}
         {general && (
           <Alert color="red" role="alert">
             {general}

@@ -8,7 +8,7 @@ export function FormButton({
   title,
   children,
   ...button
-}: { label: string; title: string; children: (close: () => void) => ReactNode } & ButtonProps) {
+}: { label: string; title: string; children: (close: () => void) => ReactNode } & Omit<ButtonProps, 'children'>) {
   const [opened, { open, close }] = useDisclosure(false)
   const phone = useMediaQuery('(max-width: 48em)')
   return (
