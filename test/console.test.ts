@@ -90,7 +90,8 @@ describe('the console', () => {
 
   it('takes the storage origin from where S3 links point: the endpoint path-style, the bucket host otherwise', async () => {
     const bucket = { bucket: 'crew-files', region: 'eu-west-1', credentials: S3RVER_CREDENTIALS }
-    const origin = (endpoint: string | undefined, forcePathStyle: boolean) => s3Storage({ ...bucket, endpoint, forcePathStyle }).fileOrigin()
+    const origin = (endpoint: string | undefined, forcePathStyle: boolean) =>
+      s3Storage({ ...bucket, endpoint, forcePathStyle }).fileOrigin()
     expect(await origin('http://127.0.0.1:9000', true)).toBe('http://127.0.0.1:9000')
     expect(await origin(undefined, false)).toBe('https://crew-files.s3.eu-west-1.amazonaws.com')
     expect(await origin('https://storage.example.com', false)).toBe('https://crew-files.storage.example.com')

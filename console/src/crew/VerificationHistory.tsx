@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query'
 import type { components } from '../../../client/index.js'
 import { DataTable } from '../shared/DataTable.js'
-import { labelOf } from '../shared/labels.js'
+import { recordLabel } from '../shared/labels.js'
 import { QueryState } from '../shared/QueryState.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
 
@@ -17,9 +17,10 @@ export function VerificationHistory({ query }: { query: UseQueryResult<component
           rows={v.items}
           rowKey={(i) => i.targetId}
           columns={[
-            { header: 'Record', cell: (i) => labelOf(i.targetType) },
+            { header: 'Record', cell: (i) => recordLabel(i.targetType, i.recordType, i.recordNumber) },
             { header: 'State', cell: (i) => <StatusBadge status={i.status} /> },
             { header: 'Reviewed', cell: (i) => dash(i.reviewedAt?.slice(0, 16).replace('T', ' ')) },
+            { header: 'By', cell: (i) => dash(i.reviewerName) },
             { header: 'Reason', cell: (i) => dash(i.rejectionReason) },
           ]}
         />
