@@ -8,6 +8,7 @@ import { labelOf } from '../shared/labels.js'
 import { MutationAlert } from '../shared/MutationAlert.js'
 import { useCan } from '../shared/permissions.js'
 import { QueryState } from '../shared/QueryState.js'
+import { ScrollRegion } from '../shared/ScrollRegion.js'
 import { CERTIFICATE_TYPES, DOCUMENT_TYPES } from '../shared/record-types.js'
 
 type Requirement = components['schemas']['Requirement']
@@ -32,8 +33,8 @@ export function RequirementsTab() {
     <QueryState query={requirements}>
       {() => (
         <Stack>
-          <Table.ScrollContainer minWidth={900}>
-            <Table>
+          <ScrollRegion label="Requirements matrix">
+            <Table miw={900}>
               <Table.Caption>Requirements matrix</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
@@ -71,7 +72,7 @@ export function RequirementsTab() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollRegion>
           {!editable && <Text c="dimmed">Only admins change the requirements.</Text>}
           {editable && (
             <Group align="end">
