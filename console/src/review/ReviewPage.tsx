@@ -73,8 +73,15 @@ export default function ReviewPage() {
                       // A button, so Tab reaches every item as well as J/K do.
                       component="button"
                       key={item.targetId}
-                      label={recordLabel(item.targetType, item.recordType, item.recordNumber)}
-                      description={`${item.userName} · ${item.submittedAt?.slice(0, 16).replace('T', ' ') ?? 'not submitted'}`}
+                      // Both lines inherit the item's colour, which keeps its contrast when the item is active.
+                      label={
+                        <>
+                          <Text size="sm">{recordLabel(item.targetType, item.recordType, item.recordNumber)}</Text>
+                          <Text size="xs">
+                            {item.userName} · {item.submittedAt?.slice(0, 16).replace('T', ' ') ?? 'not submitted'}
+                          </Text>
+                        </>
+                      }
                       variant="filled"
                       active={item.targetId === selected.targetId}
                       onClick={() => setSelectedId(item.targetId)}
