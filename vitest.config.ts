@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     // Safety nets only: no test waits on time, so these are reached only by a hang.
     testTimeout: 120_000,

@@ -116,7 +116,10 @@ async function main(): Promise<void> {
       'warmup',
       workDir,
     )
-    console.log(`Load: ${settings.duration} s × ${settings.connections} connections per scenario, server pid ${server.pid}`)
+    // The server is this process's Node.js (bench/server.ts): `.ci/node24 npm run bench` measures Node 24.
+    console.log(
+      `Load: ${settings.duration} s × ${settings.connections} connections per scenario, server pid ${server.pid} on Node.js ${process.version}`,
+    )
     for (const scenario of list) rows.push(await runScenario(server, postgres, headers, api, scenario))
     highWaterMb = server.highWaterMark()
     serverErrors = server.loggedErrors()
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
     await Promise.all([server.stop(), postgres.end()])
   }
   const targets = evaluateTargets(rows, highWaterMb)
-  console.log(`\n${renderTable(rows)}\n\nTargets:\n${renderTargets(targets)}\n`)
+  console.log(`\nNode.js ${process.version}\n\n${renderTable(rows)}\n\nTargets:\n${renderTargets(targets)}\n`)
   if (serverErrors.length > 0) console.log(`Errors the server logged:\n${serverErrors.map((e) => `- ${e}`).join('\n')}\n`)
   writeResults(RESULTS, {
     startedAt,

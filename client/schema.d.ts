@@ -12,9 +12,29 @@ export interface paths {
         put?: never;
         /**
          * Get an access token
-         * @description JSON `{email, password}`, the OAuth2 password form (`username`, `password`), or an OIDC ID token exchange (`grant_type=urn:ietf:params:oauth:grant-type:token-exchange`). Failed logins are throttled per e-mail and client address (429 with Retry-After).
+         * @description JSON `{email, password}`, the OAuth2 password form (`username`, `password`), a refresh token (`grant_type=refresh_token`, `refresh_token`: spent by the call; presenting a spent one revokes its whole sign-in), or an OIDC ID token exchange (`grant_type=urn:ietf:params:oauth:grant-type:token-exchange`). Every answer carries a new refresh token. Failed logins are throttled per e-mail and client address (429 with Retry-After); an unknown, spent, expired or revoked refresh token is a 401.
          */
         post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a sign-in
+         * @description Revokes the refresh token (204); its access token lapses at its expiry. An unknown, spent, expired or revoked refresh token is a 401.
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -76,7 +96,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description Admins only. The e-mail is unique in the organization (409).
+         * @description Admins only. The e-mail is unique in the organization (409). Without a password the user is `pending` and the answer carries their `invitation` link (also e-mailed when SMTP is configured).
          */
         post: operations["createUser"];
         delete?: never;
@@ -111,6 +131,106 @@ export interface paths {
          * @description Admins only. An admin cannot suspend themselves or remove their own admin role (409).
          */
         patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/v1/shared/users/{user_id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new invitation link
+         * @description Admins only. Revokes the earlier links of the pending user and answers the new one (also e-mailed when SMTP is configured); a user who is not pending is a 409.
+         */
+        post: operations["issueInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/users/{user_id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a password reset link
+         * @description Admins only. A one-time link valid 24 hours (also e-mailed when SMTP is configured); it revokes the earlier reset links. A suspended user is a 409.
+         */
+        post: operations["issuePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Sets the password of the invited user, who becomes active and is signed in. A used, expired or revoked link is a 404.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-resets/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a new password with a reset link
+         * @description Sets the password and signs the user in; every earlier access and refresh token of the user stops working. A used, expired or revoked link is a 404.
+         */
+        post: operations["acceptPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password
+         * @description Every role. A wrong current password is a 422 at currentPassword; the caller's other sign-ins (refresh tokens) are revoked.
+         */
+        post: operations["changeOwnPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/shared/ships": {
@@ -280,7 +400,7 @@ export interface paths {
         put?: never;
         /**
          * Add an identity document
-         * @description Crew add their own, staff anyone's. Optional `uploadId` links a finalized upload; the document awaits review from the start.
+         * @description Crew add their own, admins and office admins anyone's. Optional `uploadId` links a finalized upload; the document awaits review from the start.
          */
         post: operations["createIdentityDocument"];
         delete?: never;
@@ -305,14 +425,14 @@ export interface paths {
         post?: never;
         /**
          * Delete an identity document
-         * @description Crew delete their own, staff anyone's.
+         * @description Crew delete their own, admins and office admins anyone's.
          */
         delete: operations["deleteIdentityDocument"];
         options?: never;
         head?: never;
         /**
          * Update an identity document
-         * @description Only the fields sent change; a change to a verified or rejected document sends it back to review.
+         * @description Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected document sends it back to review.
          */
         patch: operations["updateIdentityDocument"];
         trace?: never;
@@ -328,7 +448,7 @@ export interface paths {
         put?: never;
         /**
          * Submit for review
-         * @description Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
+         * @description Crew submit their own, admins and office admins anyone's. Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
          */
         post: operations["submitIdentityDocument"];
         delete?: never;
@@ -392,7 +512,7 @@ export interface paths {
         put?: never;
         /**
          * Add a certificate
-         * @description Crew add their own, staff anyone's. Optional `uploadId` links a finalized upload; the certificate awaits review from the start.
+         * @description Crew add their own, admins and office admins anyone's. Optional `uploadId` links a finalized upload; the certificate awaits review from the start.
          */
         post: operations["createCertificate"];
         delete?: never;
@@ -417,14 +537,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a certificate
-         * @description Crew delete their own, staff anyone's.
+         * @description Crew delete their own, admins and office admins anyone's.
          */
         delete: operations["deleteCertificate"];
         options?: never;
         head?: never;
         /**
          * Update a certificate
-         * @description Only the fields sent change; a change to a verified or rejected certificate sends it back to review.
+         * @description Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected certificate sends it back to review.
          */
         patch: operations["updateCertificate"];
         trace?: never;
@@ -440,7 +560,7 @@ export interface paths {
         put?: never;
         /**
          * Submit for review
-         * @description Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
+         * @description Crew submit their own, admins and office admins anyone's. Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
          */
         post: operations["submitCertificate"];
         delete?: never;
@@ -504,7 +624,7 @@ export interface paths {
         put?: never;
         /**
          * Add a sea-service record
-         * @description Crew add their own, staff anyone's. Not in review until submitted.
+         * @description Crew add their own, admins and office admins anyone's. Not in review until submitted.
          */
         post: operations["createExperience"];
         delete?: never;
@@ -525,14 +645,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a sea-service record
-         * @description Crew delete their own, staff anyone's.
+         * @description Crew delete their own, admins and office admins anyone's.
          */
         delete: operations["deleteExperience"];
         options?: never;
         head?: never;
         /**
          * Update a sea-service record
-         * @description Only the fields sent change; a change to a verified or rejected record sends it back to review.
+         * @description Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected record sends it back to review.
          */
         patch: operations["updateExperience"];
         trace?: never;
@@ -548,7 +668,7 @@ export interface paths {
         put?: never;
         /**
          * Submit for review
-         * @description Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
+         * @description Crew submit their own, admins and office admins anyone's. Moves the verification from not submitted or rejected to pending; from any other state it is a 409.
          */
         post: operations["submitExperience"];
         delete?: never;
@@ -612,7 +732,7 @@ export interface paths {
         put?: never;
         /**
          * Add a next of kin
-         * @description Crew add their own, staff anyone's.
+         * @description Crew add their own, admins and office admins anyone's.
          */
         post: operations["createNextOfKin"];
         delete?: never;
@@ -633,14 +753,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a next of kin
-         * @description Crew delete their own, staff anyone's.
+         * @description Crew delete their own, admins and office admins anyone's.
          */
         delete: operations["deleteNextOfKin"];
         options?: never;
         head?: never;
         /**
          * Update a next of kin
-         * @description Only the fields sent change.
+         * @description Crew change their own, admins and office admins anyone's. Only the fields sent change.
          */
         patch: operations["updateNextOfKin"];
         trace?: never;
@@ -864,7 +984,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a user to a ship
-         * @description Managers only. A user has at most one active assignment per ship (409).
+         * @description Admins and office admins only. A user has at most one active assignment per ship (409).
          */
         post: operations["createAssignment"];
         delete?: never;
@@ -892,7 +1012,7 @@ export interface paths {
         head?: never;
         /**
          * Update an assignment
-         * @description Managers only. Only the fields sent change; the end date may not precede the start date, and a second active assignment on the ship is a 409.
+         * @description Admins and office admins only. Only the fields sent change; the end date may not precede the start date, and a second active assignment on the ship is a 409.
          */
         patch: operations["updateAssignment"];
         trace?: never;
@@ -908,7 +1028,7 @@ export interface paths {
         put?: never;
         /**
          * Update assignments in bulk
-         * @description Managers only. One change applied to every listed assignment, all or nothing.
+         * @description Admins only. One change applied to every listed assignment; each one it cannot apply is left unchanged and reported with why (`failedAssignmentIds`, `errors`). A concurrent change that gives a user a second active assignment on a ship is a 409.
          */
         post: operations["bulkUpdateAssignments"];
         delete?: never;
@@ -928,7 +1048,7 @@ export interface paths {
         put?: never;
         /**
          * Assign users to a ship in bulk
-         * @description Managers only. One assignment per listed user on the ship, all or nothing; a second active assignment is a 409.
+         * @description Admins only. One assignment per listed user on the ship; users who already have an active one there are skipped (`skippedUserIds`). A concurrent change that gives one of them an active assignment on the ship meanwhile is a 409.
          */
         post: operations["bulkCreateAssignments"];
         delete?: never;
@@ -948,7 +1068,7 @@ export interface paths {
         put?: never;
         /**
          * Assign courses to assignments in bulk
-         * @description Managers only. Adds the courses (listed, or those of a curriculum) to every listed assignment that lacks them, each with a registration; all or nothing.
+         * @description Admins only. Adds the courses (listed, or those of a curriculum) to every listed assignment that lacks them, each with a registration; assignments not found are reported in `failedAssignmentIds`.
          */
         post: operations["bulkAssignCourses"];
         delete?: never;
@@ -968,7 +1088,7 @@ export interface paths {
         put?: never;
         /**
          * Remove courses from assignments in bulk
-         * @description Managers only. Removes the courses from every listed assignment that has them; a registration with attempts is kept as history.
+         * @description Admins only. Removes the courses from every listed assignment that has them; a registration with attempts is kept as history; assignments not found are reported in `failedAssignmentIds`.
          */
         post: operations["bulkRemoveCourses"];
         delete?: never;
@@ -1046,7 +1166,7 @@ export interface paths {
         };
         /**
          * Course difficulty, hardest first
-         * @description Per course: mean attempts, pass rate and enrollments, hardest first.
+         * @description Admins only. Per course: mean attempts, pass rate and enrollments, hardest first.
          */
         get: operations["getCourseDifficulty"];
         put?: never;
@@ -1405,10 +1525,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/learn/xapi/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List LRS credentials
+         * @description Admins only. Newest first, cursor-paged; secrets are never listed.
+         */
+        get: operations["listXapiCredentials"];
+        put?: never;
+        /**
+         * Create an LRS credential
+         * @description Admins only. Clients send `key:secret` with HTTP Basic to the xAPI resources under /api/v1/learn/xapi/. The secret is in this answer only (stored as a hash): a lost secret is replaced by a new credential.
+         */
+        post: operations["createXapiCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/xapi/credentials/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an LRS credential
+         * @description Admins only. Refused from the next request on; what it wrote stays. Another organization's credential is 404.
+         */
+        delete: operations["deleteXapiCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AccountLink
+         * @example {
+         *       "url": "https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g",
+         *       "expiresAt": "2026-06-22T08:30:00.000Z"
+         *     }
+         */
+        AccountLink: {
+            /**
+             * Format: uri
+             * @description One-time link to the console page that sets the password
+             */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
         /**
          * Assignment
          * @example {
@@ -1870,6 +2050,25 @@ export interface components {
             title?: string;
             description?: string | null;
         };
+        /** CreatedUser */
+        CreatedUser: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organizationId: string;
+            email: string;
+            firstName: string;
+            lastName: string;
+            /** @enum {unknown} */
+            role: "admin" | "office_admin" | "office_employee" | "crew";
+            /** @enum {unknown} */
+            state: "active" | "pending" | "suspended";
+            /** Format: date-time */
+            lastLogin: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            invitation?: components["schemas"]["AccountLink"];
+        };
         /**
          * Curriculum
          * @example {
@@ -1928,7 +2127,7 @@ export interface components {
         };
         /**
          * Event
-         * @description One entry of the audit trail, also the body of a webhook delivery. `actor` is null for the system (expiry notices). Types: user.created, user.updated, user.suspended, user.restored, ship.created, ship.updated, ship.deleted, identity_document.created, identity_document.updated, identity_document.deleted, certificate.created, certificate.updated, certificate.deleted, experience.created, experience.updated, experience.deleted, next_of_kin.created, next_of_kin.updated, next_of_kin.deleted, verification.submitted, verification.verified, verification.rejected, verification.reopened, assignment.created, assignment.updated, assignment.courses_assigned, assignment.courses_removed, course.created, course.updated, course.deleted, curriculum.created, curriculum.updated, curriculum.deleted, registration.passed, registration.failed, upload.ready, upload.rejected, document.expiring, document.expired, auth.login_failed, auth.throttled, organization.updated, requirements.updated, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.test.
+         * @description One entry of the audit trail, also the body of a webhook delivery. `actor` is null for the system (expiry notices). Types: user.created, user.updated, user.suspended, user.restored, user.invited, user.password_reset_issued, ship.created, ship.updated, ship.deleted, identity_document.created, identity_document.updated, identity_document.deleted, certificate.created, certificate.updated, certificate.deleted, experience.created, experience.updated, experience.deleted, next_of_kin.created, next_of_kin.updated, next_of_kin.deleted, verification.submitted, verification.verified, verification.rejected, verification.reopened, assignment.created, assignment.updated, assignment.courses_assigned, assignment.courses_removed, course.created, course.updated, course.deleted, curriculum.created, curriculum.updated, curriculum.deleted, registration.passed, registration.failed, upload.ready, upload.rejected, document.expiring, document.expired, auth.login_failed, auth.throttled, auth.password_set, auth.refresh_reused, organization.updated, requirements.updated, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.test, xapi_credential.created, xapi_credential.deleted.
          * @example {
          *       "id": "0190a000-0000-7000-8000-0000000000e1",
          *       "type": "ship.updated",
@@ -1957,7 +2156,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {unknown} */
-            type: "user.created" | "user.updated" | "user.suspended" | "user.restored" | "ship.created" | "ship.updated" | "ship.deleted" | "identity_document.created" | "identity_document.updated" | "identity_document.deleted" | "certificate.created" | "certificate.updated" | "certificate.deleted" | "experience.created" | "experience.updated" | "experience.deleted" | "next_of_kin.created" | "next_of_kin.updated" | "next_of_kin.deleted" | "verification.submitted" | "verification.verified" | "verification.rejected" | "verification.reopened" | "assignment.created" | "assignment.updated" | "assignment.courses_assigned" | "assignment.courses_removed" | "course.created" | "course.updated" | "course.deleted" | "curriculum.created" | "curriculum.updated" | "curriculum.deleted" | "registration.passed" | "registration.failed" | "upload.ready" | "upload.rejected" | "document.expiring" | "document.expired" | "auth.login_failed" | "auth.throttled" | "organization.updated" | "requirements.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.test";
+            type: "user.created" | "user.updated" | "user.suspended" | "user.restored" | "user.invited" | "user.password_reset_issued" | "ship.created" | "ship.updated" | "ship.deleted" | "identity_document.created" | "identity_document.updated" | "identity_document.deleted" | "certificate.created" | "certificate.updated" | "certificate.deleted" | "experience.created" | "experience.updated" | "experience.deleted" | "next_of_kin.created" | "next_of_kin.updated" | "next_of_kin.deleted" | "verification.submitted" | "verification.verified" | "verification.rejected" | "verification.reopened" | "assignment.created" | "assignment.updated" | "assignment.courses_assigned" | "assignment.courses_removed" | "course.created" | "course.updated" | "course.deleted" | "curriculum.created" | "curriculum.updated" | "curriculum.deleted" | "registration.passed" | "registration.failed" | "upload.ready" | "upload.rejected" | "document.expiring" | "document.expired" | "auth.login_failed" | "auth.throttled" | "auth.password_set" | "auth.refresh_reused" | "organization.updated" | "requirements.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.test" | "xapi_credential.created" | "xapi_credential.deleted";
             /** Format: date-time */
             occurredAt: string;
             /** Format: uuid */
@@ -2373,6 +2572,10 @@ export interface components {
             uploadId?: string | null;
             notes?: string | null;
         };
+        /** Logout */
+        Logout: {
+            refresh_token: string;
+        };
         /** Me */
         Me: {
             user: components["schemas"]["User"];
@@ -2572,6 +2775,11 @@ export interface components {
         OrganizationUpdate: {
             name?: string;
             settings?: components["schemas"]["OrganizationSettingsUpdate"];
+        };
+        /** PasswordChange */
+        PasswordChange: {
+            currentPassword: string;
+            newPassword: string;
         };
         /** PresignedUpload */
         PresignedUpload: {
@@ -2835,6 +3043,10 @@ export interface components {
             /** @description The organization's products */
             featureFlags: ("learn" | "crew")[];
         };
+        /** SetPassword */
+        SetPassword: {
+            password: string;
+        };
         /**
          * Ship
          * @example {
@@ -2954,6 +3166,7 @@ export interface components {
             email?: string;
             password?: string;
             grant_type?: string;
+            refresh_token?: string;
             subject_token?: string;
             /** @enum {string} */
             subject_token_type?: "urn:ietf:params:oauth:token-type:id_token";
@@ -2963,6 +3176,7 @@ export interface components {
             username?: string;
             password?: string;
             grant_type?: string;
+            refresh_token?: string;
             subject_token?: string;
             /** @enum {string} */
             subject_token_type?: "urn:ietf:params:oauth:token-type:id_token";
@@ -2973,6 +3187,8 @@ export interface components {
             /** @enum {string} */
             token_type: "bearer";
             expires_in: number;
+            /** @description Opaque, one use: trade it at this endpoint for the next pair (`grant_type=refresh_token`) */
+            refresh_token: string;
         };
         /** Upload */
         Upload: {
@@ -3195,6 +3411,56 @@ export interface components {
             description?: string | null;
             active?: boolean;
         };
+        /**
+         * XapiCredential
+         * @example {
+         *       "id": "0190a000-0000-7000-8000-000000000c01",
+         *       "name": "Bridge simulator",
+         *       "key": "6f1d0c8e9b2a4d7c8e1f0a3b5c7d9e2f",
+         *       "scopes": [
+         *         "statements/write",
+         *         "statements/read/mine"
+         *       ],
+         *       "createdAt": "2026-06-15T08:30:00.000Z"
+         *     }
+         */
+        XapiCredential: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The HTTP Basic user name */
+            key: string;
+            scopes: ("all" | "all/read" | "statements/write" | "statements/read" | "statements/read/mine" | "state" | "define" | "profile")[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** XapiCredentialCreate */
+        XapiCredentialCreate: {
+            name: string;
+            /** @description xAPI's scope names; default ["all"] */
+            scopes?: ("all" | "all/read" | "statements/write" | "statements/read" | "statements/read/mine" | "state" | "define" | "profile")[];
+        };
+        /** XapiCredentialCreated */
+        XapiCredentialCreated: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The HTTP Basic user name */
+            key: string;
+            scopes: ("all" | "all/read" | "statements/write" | "statements/read" | "statements/read/mine" | "state" | "define" | "profile")[];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The HTTP Basic password: shown only in this answer, stored only as a hash */
+            secret: string;
+        };
+        /** XapiCredentialPage */
+        XapiCredentialPage: {
+            items: components["schemas"]["XapiCredential"][];
+            nextCursor: string | null;
+            /** @default false */
+            hasMore: boolean;
+            totalCount: number | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -3241,7 +3507,8 @@ export interface operations {
                      * @example {
                      *       "access_token": "eyJhbGciOiJIUzI1NiJ9…",
                      *       "token_type": "bearer",
-                     *       "expires_in": 3600
+                     *       "expires_in": 3600,
+                     *       "refresh_token": "mZ0q…"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -3324,6 +3591,84 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "b3Jh…"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Logout"];
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -3597,7 +3942,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created: User */
+            /** @description Created: CreatedUser */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3611,12 +3956,16 @@ export interface operations {
                      *       "firstName": "Anna",
                      *       "lastName": "Berg",
                      *       "role": "crew",
-                     *       "state": "active",
-                     *       "lastLogin": "2026-06-15T08:30:00.000Z",
-                     *       "createdAt": "2026-06-15T08:30:00.000Z"
+                     *       "state": "pending",
+                     *       "lastLogin": null,
+                     *       "createdAt": "2026-06-15T08:30:00.000Z",
+                     *       "invitation": {
+                     *         "url": "https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g",
+                     *         "expiresAt": "2026-06-22T08:30:00.000Z"
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["CreatedUser"];
                 };
             };
             /** @description Not authenticated */
@@ -4083,6 +4432,614 @@ export interface operations {
             };
             /** @description A path parameter is too long */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    issueInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: AccountLink */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g",
+                     *       "expiresAt": "2026-06-22T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountLink"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    issuePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: AccountLink */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g",
+                     *       "expiresAt": "2026-06-22T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountLink"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetPassword"];
+            };
+        };
+        responses: {
+            /** @description OK: TokenResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiJ9…",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "refresh_token": "mZ0q…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    acceptPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetPassword"];
+            };
+        };
+        responses: {
+            /** @description OK: TokenResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiJ9…",
+                     *       "token_type": "bearer",
+                     *       "expires_in": 3600,
+                     *       "refresh_token": "mZ0q…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    changeOwnPassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct-horse-battery",
+                 *       "newPassword": "staple-battery-horse-correct"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15649,6 +16606,370 @@ export interface operations {
             };
             /** @description Not allowed for this role, organization or product */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listXapiCredentials: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                search?: string;
+                include_count?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: XapiCredentialPage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0190a000-0000-7000-8000-000000000c01",
+                     *           "name": "Bridge simulator",
+                     *           "key": "6f1d0c8e9b2a4d7c8e1f0a3b5c7d9e2f",
+                     *           "scopes": [
+                     *             "statements/write",
+                     *             "statements/read/mine"
+                     *           ],
+                     *           "createdAt": "2026-06-15T08:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false,
+                     *       "totalCount": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["XapiCredentialPage"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createXapiCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Bridge simulator",
+                 *       "scopes": [
+                 *         "statements/write",
+                 *         "statements/read/mine"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["XapiCredentialCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: XapiCredentialCreated */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0190a000-0000-7000-8000-000000000c01",
+                     *       "name": "Bridge simulator",
+                     *       "key": "6f1d0c8e9b2a4d7c8e1f0a3b5c7d9e2f",
+                     *       "scopes": [
+                     *         "statements/write",
+                     *         "statements/read/mine"
+                     *       ],
+                     *       "createdAt": "2026-06-15T08:30:00.000Z",
+                     *       "secret": "q3Jx0Zr7Yb2m9Kf4Wd8Tn1Lc6Hs5Pv0Ea2Ug7Ri3Oy4"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["XapiCredentialCreated"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteXapiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
+import './supported-node.js'
 import { randomBytes } from 'node:crypto'
 import { text } from 'node:stream/consumers'
 import { Command, CommanderError, Option } from 'commander'
 import { ConfigError, loadDatabaseConfig } from './config.js'
 import { DataDirInUse, type Db, migrateToLatest, openDatabase } from './db/database.js'
 import { PRODUCTS, type Product } from './db/schema.js'
+import { resetPassword } from './modules/auth/auth.service.js'
 import { seedDemo } from './modules/organizations/demo.service.js'
 import { createOrganization } from './modules/organizations/organizations.service.js'
-import { resetPassword } from './modules/users/users.service.js'
 
 /** A mistake in the command line; `reported` when its message (and the help hint) already went to stderr. */
 export class UsageError extends Error {

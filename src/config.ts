@@ -22,6 +22,11 @@ const EnvSchema = Type.Object({
     minimum: 60,
     maximum: 604800,
   }),
+  // Accounts (DECISIONS §15): invitation links, refresh tokens, and the mail that sends links when set.
+  INVITATION_TTL_HOURS: Type.Integer({ default: 168, minimum: 1, maximum: 8760 }),
+  REFRESH_TOKEN_TTL_DAYS: Type.Integer({ default: 30, minimum: 1, maximum: 3650 }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
   EXPIRING_SOON_DAYS: Type.Integer({ default: 90, minimum: 0, maximum: 3650 }),
   UPLOAD_MAX_BYTES: Type.Integer({ default: 26214400, minimum: 1 }),
   UPLOAD_URL_TTL_SECONDS: Type.Integer({
@@ -94,6 +99,7 @@ export interface Config extends DatabaseConfig {
   readonly publicUrl: string
   readonly jwtSecret: string
   readonly accessTokenTtlSeconds: number
+  readonly accounts: AccountsConfig
   readonly expiringSoonDays: number
   readonly uploadMaxBytes: number
   readonly uploadUrlTtlSeconds: number
@@ -136,6 +142,13 @@ export interface Config extends DatabaseConfig {
   readonly runJobs: boolean
   /** Events older than this many days are deleted; 0 keeps them all. */
   readonly auditRetentionDays: number
+}
+
+export interface AccountsConfig {
+  readonly invitationTtlHours: number
+  readonly refreshTokenTtlDays: number
+  /** Where links are e-mailed from; null: links are only in the API's answers. */
+  readonly mail: { readonly url: string; readonly from: string } | null
 }
 
 export interface LoginLimits {
@@ -243,6 +256,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'Invalid configuration: HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS (the headers are part of the request)',
     )
   }
+  if (!env.SMTP_URL !== !env.SMTP_FROM) throw new ConfigError('Invalid configuration: SMTP_URL and SMTP_FROM go together')
   const dataDir = resolve(env.DATA_DIR)
   const s3 = readS3(env)
   return Object.freeze({
@@ -253,6 +267,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
     jwtSecret: env.SEAWORTHY_JWT_SECRET ?? embeddedSecret(dataDir),
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+    accounts: Object.freeze({
+      invitationTtlHours: env.INVITATION_TTL_HOURS,
+      refreshTokenTtlDays: env.REFRESH_TOKEN_TTL_DAYS,
+      mail: env.SMTP_URL && env.SMTP_FROM ? Object.freeze({ url: env.SMTP_URL, from: env.SMTP_FROM }) : null,
+    }),
     expiringSoonDays: env.EXPIRING_SOON_DAYS,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,

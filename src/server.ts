@@ -1,3 +1,4 @@
+import './supported-node.js'
 import cluster from 'node:cluster'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { compiledPerShape } from '../src/db/compiled.js'
+import { BuilderReadsValue, compiledOnce, compiledPerShape } from '../src/db/compiled.js'
 import type { Db } from '../src/db/database.js'
 import { testDatabase } from './app.js'
 
@@ -36,7 +36,8 @@ describe('compiledPerShape', () => {
     const first = await statement(db, { id: 1, fields: { name: 'Anna' }, tags: ['a'] })
     const second = await statement(db, { id: 2, fields: { name: 'Ben' }, tags: ['a', 'b', 'c'] })
     expect([first, second]).toEqual([[{ id: 1, name: 'Anna', note: null, tags: 1 }], [{ id: 2, name: 'Ben', note: null, tags: 3 }]])
-    expect(builds - before).toBe(1)
+    // Built once with stand-ins, and once with the first values to check that the builder does not branch on them.
+    expect(builds - before).toBe(2)
   })
 
   it('builds again for a field left out, a field that is null, and a field added', async () => {
@@ -51,7 +52,41 @@ describe('compiledPerShape', () => {
       [{ id: 5, name: 'Cleo', note: 'x', tags: 0 }],
       [{ id: 6, name: 'Dan', note: 'y', tags: 0 }],
     ])
-    // Three shapes; the fields' order is no part of a shape.
-    expect(builds - before).toBe(3)
+    // Three shapes, each built twice (stand-ins, then the check); the fields' order is no part of a shape.
+    expect(builds - before).toBe(6)
+  })
+})
+
+describe('a builder that looks at its values fails loudly', () => {
+  const reads = (message: RegExp) => expect.objectContaining({ constructor: BuilderReadsValue, message: expect.stringMatching(message) })
+
+  it('when it reads, compares, converts or iterates one', async () => {
+    const length = compiledOnce((db: Db, p: { ids: string[] }) => db.selectNoFrom(sql<number>`${p.ids.length}::int`.as('n')))
+    const compared = compiledOnce((db: Db, p: { n: number }) => db.selectNoFrom(sql<number>`${p.n > 1 ? 2 : 1}::int`.as('n')))
+    const converted = compiledPerShape((db: Db, p: { name: string }) => db.selectNoFrom(sql<string>`${`Dr ${p.name}`}::text`.as('n')))
+    const iterated = compiledPerShape((db: Db, p: { ids: string[] }) => db.selectNoFrom(sql<number>`${[...p.ids].length}::int`.as('n')))
+    await expect(length(db, { ids: ['a'] })).rejects.toEqual(reads(/reads \.length of the value of "ids"/))
+    await expect(compared(db, { n: 2 })).rejects.toEqual(reads(/converts or compares the value of "n"/))
+    await expect(converted(db, { name: 'Ada' })).rejects.toEqual(reads(/converts or compares the value of "name"/))
+    await expect(iterated(db, { ids: ['a'] })).rejects.toEqual(reads(/iterates the value of "ids"/))
+  })
+
+  it('when it branches on one: its statement differs with the real values on the first run', async () => {
+    const onEquality = compiledOnce((db: Db, p: { kind: string }) =>
+      db.selectNoFrom(p.kind === 'ship' ? sql<string>`'ship'`.as('k') : sql<string>`${p.kind}::text`.as('k')),
+    )
+    const onTruth = compiledPerShape((db: Db, p: { fields: { flag: boolean } }) =>
+      db.selectNoFrom(p.fields.flag ? sql<number>`1`.as('f') : sql<number>`0`.as('f')),
+    )
+    await expect(onEquality(db, { kind: 'ship' })).rejects.toEqual(reads(/branches on a value/))
+    await expect(onTruth(db, { fields: { flag: false } })).rejects.toEqual(reads(/branches on a value \(shape \{fields:\{flag:\$\}\}\)/))
+  })
+
+  it('while one that only places its values binds new ones on every run', async () => {
+    const placed = compiledOnce((db: Db, p: { ids: string[]; name: string }) =>
+      db.selectNoFrom([sql<number>`cardinality(${p.ids}::text[])`.as('n'), sql<string>`${p.name}::text`.as('name')]),
+    )
+    expect(await placed(db, { ids: ['a', 'b'], name: 'Ada' })).toEqual([{ n: 2, name: 'Ada' }])
+    expect(await placed(db, { ids: [], name: 'Ben' })).toEqual([{ n: 0, name: 'Ben' }])
   })
 })

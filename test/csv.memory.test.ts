@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createShip } from '../src/modules/assignments/assignments.fixtures.js'
+import { createShip } from './fixtures/assignments.js'
 import { useTestApp } from './app.js'
 import { useOrg } from './factories.js'
 

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync'
 import { describe, expect, it } from 'vitest'
-import { createAssignment, createShip } from '../src/modules/assignments/assignments.fixtures.js'
-import { addRecord, addRegistration } from '../src/modules/readiness/readiness.fixtures.js'
+import { createAssignment, createShip } from './fixtures/assignments.js'
+import { addRecord, addRegistration } from './fixtures/readiness.js'
 import { client, useTestApp } from './app.js'
 import { createOrg, type TestOrg, type TestUser } from './factories.js'
 

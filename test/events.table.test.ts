@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { appendEvents, eventWire } from '../src/lib/events.js'
+import { appendEvents } from '../src/lib/events.js'
+import { eventWire } from '../src/modules/audit/audit.schemas.js'
 import { useTestApp } from './app.js'
 import { useOrg } from './factories.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createShip } from '../src/modules/assignments/assignments.fixtures.js'
+import { createShip } from './fixtures/assignments.js'
 import { useTestApp } from './app.js'
 import { useOrg } from './factories.js'
 import { type JsonSchema, type Operation, servedOperations, typesOf, urlOf } from './served-routes.js'

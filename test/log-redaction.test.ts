@@ -4,7 +4,7 @@ import type { App } from '../src/app.js'
 import { buildApp } from '../src/app.js'
 import type { Database } from '../src/db/database.js'
 import { redactUrl } from '../src/lib/logging.js'
-import { PNG_3X2, pathOf, uploadFile } from '../src/modules/uploads/uploads.test-helpers.js'
+import { PNG_3X2, pathOf, uploadFile } from './fixtures/uploads.js'
 import { client, testConfig, testDatabase } from './app.js'
 import { createOrg } from './factories.js'
 

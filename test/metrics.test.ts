@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PNG_3X2, uploadFile } from '../src/modules/uploads/uploads.test-helpers.js'
+import { PNG_3X2, uploadFile } from './fixtures/uploads.js'
 import { createMetrics } from '../src/lib/metrics.js'
 import { client, testDatabase, useTestApp } from './app.js'
 import { nextImo, useOrg } from './factories.js'

@@ -1,5 +1,7 @@
+import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { fromPostgres } from '../src/db/database.js'
 import { nameStatements } from '../src/db/named-statements.js'
 
 // PostgreSQL only: the embedded engine has no connection pool and keeps its own statements.
@@ -41,6 +43,20 @@ describe.skipIf(!url)('named statements on a pooled connection', () => {
       expect(await prepared(client)).toEqual(before)
     } finally {
       client.release()
+    }
+  })
+})
+
+describe.skipIf(!url)("the service's connections", () => {
+  it('have JIT off and named statements from their first query on', async () => {
+    const database = fromPostgres(url!, 1)
+    try {
+      const first = await sql<{ jit: string; named: number }>`
+        select current_setting('jit') as jit, (select count(*)::int from pg_prepared_statements) as named
+        where ${1}::int = 1`.execute(database.db)
+      expect(first.rows).toEqual([{ jit: 'off', named: 1 }])
+    } finally {
+      await database.close()
     }
   })
 })

@@ -62,7 +62,16 @@ describe('operations', () => {
 
   it('marks public operations as needing no token and every other one as bearer', () => {
     const open = operations.filter(({ op }) => op.security.length === 0).map(({ op }) => op.operationId)
-    expect(open.sort()).toEqual(['createToken', 'downloadUploadObject', 'finishSsoLogin', 'postUploadTarget', 'startSsoLogin'])
+    expect(open.sort()).toEqual([
+      'acceptInvitation',
+      'acceptPasswordReset',
+      'createToken',
+      'downloadUploadObject',
+      'finishSsoLogin',
+      'logout',
+      'postUploadTarget',
+      'startSsoLogin',
+    ])
     expect(byId('listShips').security).toEqual([{ bearerAuth: [] }])
   })
 

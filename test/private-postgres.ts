@@ -1,9 +1,9 @@
 import { execFile as execFileCb, execFileSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { freePort } from './free-port.js'
 
 const execFile = promisify(execFileCb)
 
@@ -17,17 +17,6 @@ function binaries(): string {
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(a) - Number(b)) : []
   if (!versions.length) throw new Error('No PostgreSQL server binaries under /usr/lib/postgresql: install postgresql or set PG_BIN')
   return join(root, versions[versions.length - 1], 'bin')
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 export class PrivatePostgres {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, todayUtc } from '../src/lib/dates.js'
-import { createAssignment, createShip } from '../src/modules/assignments/assignments.fixtures.js'
+import { createAssignment, createShip } from './fixtures/assignments.js'
 import { buildTestApp, type TestApp } from './app.js'
 import { createOrg, type TestOrg } from './factories.js'
 import { type Operation, type Parameter, servedOperations, typesOf, urlOf } from './served-routes.js'

@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync } from 'node:fs'
-import { type AddressInfo, connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type Db, openDatabase } from '../src/db/database.js'
 import { buildTestApp, TEST_SECRET } from './app.js'
 import { createOrg, nextImo } from './factories.js'
+import { freePort } from './free-port.js'
 
 // The real server as `npm start` runs it (the compiled build test/global-setup.ts makes), as a child
 // process on the embedded database: what an orchestrator stops with SIGTERM.
@@ -18,15 +19,6 @@ const children: ChildProcess[] = []
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
 })
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  server.close()
-  await once(server, 'close')
-  return port
-}
 
 async function startServer(graceSeconds: number, extraEnv: Record<string, string> = {}) {
   const port = await freePort()

@@ -8,7 +8,8 @@ import { updateAssignment } from '../src/modules/assignments/assignment-writes.q
 import { bulkInsertAssignments, bulkUpdateAssignments } from '../src/modules/assignments/bulk.queries.js'
 import { bulkAddCourses, bulkRemoveCourses } from '../src/modules/assignments/bulk-courses.queries.js'
 import { expiringOfUser } from '../src/modules/crew-records/crew-records.queries.js'
-import { insertIdentityDocument } from '../src/modules/identity-documents/identity-documents.queries.js'
+import { insertExpiring } from '../src/modules/crew-records/expiring-records.queries.js'
+import { IDENTITY_DOCUMENTS } from '../src/modules/identity-documents/identity-documents.schemas.js'
 
 // The statements with the most logic in SQL, as Kysely compiles them for PostgreSQL, kept in
 // test/__snapshots__/sql/ so that a change to them is reviewed as SQL. After an intended change:
@@ -90,9 +91,20 @@ describe('SQL snapshots', () => {
     }
     const columns = { document_type: 'passport' as const, document_number: 'P1', uploaded_by_user_id: USER, upload_id: IDS[1] }
     const statements = await compiledSql((db) =>
-      insertIdentityDocument(db, ORG, 90, { id: IDS[0], userId: USER, columns, upload: { id: IDS[1], ownerId: USER }, review, source }),
+      insertExpiring(db, IDENTITY_DOCUMENTS, ORG, 90, {
+        id: IDS[0],
+        userId: USER,
+        columns,
+        upload: { id: IDS[1], ownerId: USER },
+        review,
+        source,
+      }),
     )
-    await matchesSnapshot('identity-document-create', 'insertIdentityDocument: with an upload a crew member references', statements)
+    await matchesSnapshot(
+      'identity-document-create',
+      'insertExpiring (identity documents): with an upload a crew member references',
+      statements,
+    )
   })
 
   it('PATCH assignment without dates: one statement updating and reading back', async () => {

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
-import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
+import { enroll } from './fixtures/registrations.js'
 import { insertCourse, nextImo, type TestOrg } from './factories.js'
 import { rowLockQueued, type StatementCounter, statementCounter } from './statement-counter.js'
 

@@ -1,8 +1,8 @@
 import { v7 as uuidv7 } from 'uuid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
-import { createShip } from '../src/modules/assignments/assignments.fixtures.js'
-import { enroll } from '../src/modules/registrations/registrations.fixtures.js'
+import { createShip } from './fixtures/assignments.js'
+import { enroll } from './fixtures/registrations.js'
 import { insertCourse, type TestOrg } from './factories.js'
 import { type StatementCounter, statementCounter } from './statement-counter.js'
 

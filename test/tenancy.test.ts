@@ -4,7 +4,7 @@ import type { Role } from '../src/db/schema.js'
 import { ADMIN, MANAGERS, RECORD_WRITERS, STAFF } from '../src/lib/access.js'
 import { type Client, useTestApp } from './app.js'
 import { createOrg, type TestOrg, type TestUser } from './factories.js'
-import { type Kind, masked, type Seeded, seed, snapshot, unknownIds } from './tenancy-fixtures.js'
+import { type Kind, masked, type Seeded, seed, snapshot, unknownIds } from './fixtures/tenancy.js'
 
 // The property that matters most: no caller sees or changes another organization's rows, and crew
 // never another person's (DECISIONS §2, §8, §9). A stranger's row must answer exactly like an id

@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSeaworthyClient, type SeaworthyClient } from '../client/index.js'
-import { pdfWithPages } from '../src/modules/uploads/uploads.test-helpers.js'
+import { pdfWithPages } from './fixtures/uploads.js'
 import { buildTestApp, type TestApp } from './app.js'
 import { createOrg, nextImo, type TestOrg } from './factories.js'
+import { freePort } from './free-port.js'
 
 // DECISIONS §12: the generated types and the thin client drive whole flows against a listening server.
 // Only the presigned POST is a plain fetch: its URL is one the API hands out, not a documented path.
-
-/** A free port, so the service's PUBLIC_URL (which the presigned URLs start with) is where it listens. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 let t: TestApp
 let org: TestOrg

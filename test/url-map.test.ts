@@ -31,6 +31,14 @@ const UNGATED = [
   'GET /api/v1/shared/users/:user_id',
   'PATCH /api/v1/shared/users/:user_id',
   'DELETE /api/v1/shared/users/:user_id',
+  // Accounts (DECISIONS §15).
+  'POST /api/v1/shared/users/:user_id/invitation',
+  'POST /api/v1/shared/users/:user_id/password-reset',
+  'POST /api/v1/auth/invitations/:token/accept',
+  'POST /api/v1/auth/password-resets/:token/accept',
+  'POST /api/v1/auth/logout',
+  'POST /api/v1/users/me/password',
+  'POST /api/v1/shared/users/me/password',
   'POST /api/v1/shared/ships',
   'GET /api/v1/shared/ships',
   'GET /api/v1/shared/ships/:ship_id',
@@ -79,6 +87,9 @@ const CREW = [
 ]
 
 const LEARN = [
+  'POST /api/v1/learn/xapi/credentials',
+  'GET /api/v1/learn/xapi/credentials',
+  'DELETE /api/v1/learn/xapi/credentials/:credential_id',
   ...['/api/v1/courses', '/api/v1/learn/courses'].flatMap((base) => [
     `POST ${base}`,
     `GET ${base}`,
@@ -108,6 +119,32 @@ const LEARN = [
 ]
 
 // Readiness reads crew records and learning alike: registered under learn, it needs both products (DECISIONS §10).
+// The LRS (DECISIONS §13.1): xAPI resources that authenticate their own callers (Basic credentials,
+// or a staff token that reads), gated by no product; every method xAPI's alternate syntax needs.
+const XAPI = [
+  'DELETE /api/v1/learn/xapi/activities/profile',
+  'DELETE /api/v1/learn/xapi/activities/state',
+  'DELETE /api/v1/learn/xapi/agents/profile',
+  'GET /api/v1/learn/xapi/about',
+  'GET /api/v1/learn/xapi/activities',
+  'GET /api/v1/learn/xapi/activities/profile',
+  'GET /api/v1/learn/xapi/activities/state',
+  'GET /api/v1/learn/xapi/agents',
+  'GET /api/v1/learn/xapi/agents/profile',
+  'GET /api/v1/learn/xapi/statements',
+  'POST /api/v1/learn/xapi/about',
+  'POST /api/v1/learn/xapi/activities',
+  'POST /api/v1/learn/xapi/activities/profile',
+  'POST /api/v1/learn/xapi/activities/state',
+  'POST /api/v1/learn/xapi/agents',
+  'POST /api/v1/learn/xapi/agents/profile',
+  'POST /api/v1/learn/xapi/statements',
+  'PUT /api/v1/learn/xapi/activities/profile',
+  'PUT /api/v1/learn/xapi/activities/state',
+  'PUT /api/v1/learn/xapi/agents/profile',
+  'PUT /api/v1/learn/xapi/statements',
+]
+
 const BOTH = [
   'GET /api/v1/learn/assignments/:assignment_id/readiness',
   'GET /api/v1/assignments/:assignment_id/readiness',
@@ -118,6 +155,9 @@ const BOTH = [
 // The OpenAPI document: each operation once, at the path service-spec.md and DECISIONS §8 write
 // (trailing slash where they write one), plus the embedded storage driver's two endpoints (§5).
 const DOCUMENTED = [
+  'POST /api/v1/learn/xapi/credentials',
+  'GET /api/v1/learn/xapi/credentials',
+  'DELETE /api/v1/learn/xapi/credentials/{credential_id}',
   'POST /api/v1/auth/token',
   'GET /api/v1/users/me',
   'GET /api/v1/shared/users/me/session',
@@ -126,6 +166,12 @@ const DOCUMENTED = [
   'GET /api/v1/shared/users/{user_id}',
   'PATCH /api/v1/shared/users/{user_id}',
   'DELETE /api/v1/shared/users/{user_id}',
+  'POST /api/v1/shared/users/{user_id}/invitation',
+  'POST /api/v1/shared/users/{user_id}/password-reset',
+  'POST /api/v1/auth/invitations/{token}/accept',
+  'POST /api/v1/auth/password-resets/{token}/accept',
+  'POST /api/v1/auth/logout',
+  'POST /api/v1/users/me/password',
   'POST /api/v1/shared/ships',
   'GET /api/v1/shared/ships',
   'GET /api/v1/shared/ships/{ship_id}',
@@ -207,7 +253,7 @@ afterAll(() => t.app.close())
 
 describe('the URL map', () => {
   it('serves exactly the methods and URLs served before, each once', () => {
-    const expected = [...UNGATED, ...CREW, ...LEARN, ...BOTH].sort()
+    const expected = [...UNGATED, ...CREW, ...LEARN, ...BOTH, ...XAPI].sort()
     expect(new Set(expected).size).toBe(expected.length)
     expect(servedRoutes(t.app)).toEqual(expected)
   })

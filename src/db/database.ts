@@ -116,16 +116,18 @@ export function fromPostgres(url: string, poolSize = 10, connectTimeoutMs = 3000
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: connectTimeoutMs,
+    // Awaited before the pool hands the connection out, so its first query never queues behind this
+    // one (pg deprecates queueing on a busy client). JIT compiling costs tens of milliseconds per statement
+    // and ours run in a few: the readiness statements cross jit_above_cost only because the planner
+    // overestimates them (docs/performance.md).
+    onConnect: async (client) => {
+      client.on('error', () => {})
+      await client.query('set jit = off').catch(() => {})
+      nameStatements(client)
+    },
   })
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
-  // JIT compiling costs tens of milliseconds per statement and our statements run in a few: the
-  // readiness statements cross jit_above_cost only because the planner overestimates them (docs/performance.md).
-  pool.on('connect', (client) => {
-    client.on('error', () => {})
-    client.query('set jit = off').catch(() => {})
-    nameStatements(client)
-  })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
   return {
     db,

@@ -15,14 +15,14 @@ interface ParsedStatements {
 }
 
 /**
- * Makes every parameterized statement of this pooled client a named prepared statement, so that
+ * Makes every parameterized statement of this client a named prepared statement, so that
  * PostgreSQL parses (and, once its plan cache judges it safe, plans) each statement text once per
  * connection instead of on every execution. The names live in an LRU of `capacity` texts: SQL built
  * from dynamic parts (a PATCH's column set) cannot grow a connection's statements without bound; the
  * least recently used one is deallocated on the server and forgotten by pg, which otherwise keeps
  * every name for the connection's life.
  */
-export function nameStatements(client: pg.PoolClient, capacity = STATEMENTS_PER_CONNECTION): void {
+export function nameStatements(client: pg.ClientBase, capacity = STATEMENTS_PER_CONNECTION): void {
   const names = new Map<string, string>()
   let issued = 0
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>

@@ -394,6 +394,100 @@ export interface ExpiryNoticesTable {
   created_at: CreatedAt
 }
 
+/** The LRS's credentials (DECISIONS §13.1): the secret only as its SHA-256. */
+export interface XapiCredentialsTable {
+  id: string
+  organization_id: string
+  name: string
+  key: string
+  secret_hash: string
+  scopes: string[]
+  created_by: string | null
+  created_at: CreatedAt
+}
+
+/** xAPI statements: append-only (voiding aside), the whole statement in `statement`, the filter columns beside it. */
+export interface XapiStatementsTable {
+  organization_id: string
+  id: string
+  seq: Generated<string>
+  stored: Timestamp
+  credential_id: string | null
+  actor_key: string | null
+  object_agent_key: string | null
+  verb_id: string
+  activity_id: string | null
+  statement_ref: string | null
+  registration: string | null
+  related_agents: string[]
+  related_activities: string[]
+  voided: ColumnType<boolean, boolean | undefined, boolean>
+  statement: ColumnType<Record<string, unknown>, string, never>
+}
+
+export interface XapiAttachmentsTable {
+  organization_id: string
+  sha2: string
+  content_type: string
+  content: Buffer
+}
+
+export interface XapiActivitiesTable {
+  organization_id: string
+  id: string
+  definition: ColumnType<Record<string, unknown> | null, string | null, string | null>
+}
+
+export const XAPI_DOCUMENT_KINDS = ['state', 'activity_profile', 'agent_profile'] as const
+export type XapiDocumentKind = (typeof XAPI_DOCUMENT_KINDS)[number]
+
+export interface XapiDocumentsTable {
+  organization_id: string
+  kind: XapiDocumentKind
+  activity_id: string
+  agent_key: string
+  registration: string
+  document_id: string
+  content_type: string
+  content: Buffer
+  etag: string
+  updated: Timestamp
+}
+
+export type AccountLinkPurpose = 'invitation' | 'password_reset'
+
+/** A one-time link of DECISIONS §15: only the hash of its token is kept. */
+export interface AccountLinksTable {
+  id: string
+  organization_id: string
+  user_id: string
+  purpose: AccountLinkPurpose
+  token_hash: string
+  expires_at: Date
+  used_at: Nullable<Date>
+  revoked_at: Nullable<Date>
+  created_at: CreatedAt
+}
+
+/** A refresh token (hash only); `family_id` ties every token descended from one sign-in. */
+export interface RefreshTokensTable {
+  id: string
+  organization_id: string
+  user_id: string
+  family_id: string
+  token_hash: string
+  expires_at: Date
+  spent_at: Nullable<Date>
+  revoked_at: Nullable<Date>
+  created_at: CreatedAt
+}
+
+/** The one live crew record an upload backs, kept by triggers (DECISIONS §5 item 6). */
+export interface UploadRecordsTable {
+  upload_id: string
+  record_id: string
+}
+
 export interface DB {
   organizations: OrganizationsTable
   users: UsersTable
@@ -424,4 +518,12 @@ export interface DB {
   webhooks: WebhooksTable
   webhook_deliveries: WebhookDeliveriesTable
   expiry_notices: ExpiryNoticesTable
+  xapi_credentials: XapiCredentialsTable
+  xapi_statements: XapiStatementsTable
+  xapi_attachments: XapiAttachmentsTable
+  xapi_activities: XapiActivitiesTable
+  xapi_documents: XapiDocumentsTable
+  account_links: AccountLinksTable
+  refresh_tokens: RefreshTokensTable
+  upload_records: UploadRecordsTable
 }

@@ -15,10 +15,12 @@ export interface Actor {
   products: Product[]
   /** The request's id (DECISIONS §12), carried into the events the request writes. */
   requestId: string
+  /** The sign-in (refresh token family) of the caller's token, when it came with a refresh token. */
+  sessionId?: string
 }
 
 /** A caller as the database has them, before any request: what the actor cache keeps. */
-export type StoredActor = Omit<Actor, 'requestId'>
+export type StoredActor = Omit<Actor, 'requestId' | 'sessionId'>
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto'
 import argon2 from 'argon2'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { jwtVerify, SignJWT } from 'jose'
@@ -13,12 +14,14 @@ export interface TokenClaims {
   org: string
   role: Role
   products: Product[]
+  /** The sign-in (refresh token family) the token belongs to. */
+  sid?: string
   iat: number
   exp: number
 }
 
 export interface Tokens {
-  issue(claims: { sub: string; org: string; role: Role; products: Product[] }): Promise<{ token: string; expiresIn: number }>
+  issue(claims: { sub: string; org: string; role: Role; products: Product[]; sid?: string }): Promise<{ token: string; expiresIn: number }>
   verify(token: string): Promise<TokenClaims>
 }
 
@@ -36,18 +39,19 @@ export function createTokens(secret: string, ttlSeconds: number): Tokens {
   }
   return {
     async issue(claims) {
-      const now = Date.now()
+      // Whole seconds, as every client of the incumbent parses them; a suspension refuses the whole
+      // second it happened in (assertTokenFits).
+      const now = Math.floor(Date.now() / 1000)
       const token = await new SignJWT({
         org: claims.org,
         role: claims.role,
         products: claims.products,
+        ...(claims.sid ? { sid: claims.sid } : {}),
       })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(claims.sub)
-        // `iat` to the millisecond (a NumericDate may be fractional, RFC 7519 §2): a suspension in the
-        // same second as a login must tell whether the token came before it.
-        .setIssuedAt(now / 1000)
-        .setExpirationTime(Math.floor(now / 1000) + ttlSeconds)
+        .setIssuedAt(now)
+        .setExpirationTime(now + ttlSeconds)
         .sign(await key)
       return { token, expiresIn: ttlSeconds }
     },
@@ -64,6 +68,15 @@ export function createTokens(secret: string, ttlSeconds: number): Tokens {
       }
     },
   }
+}
+
+/** What the database keeps of an opaque token (refresh token, one-time link): 256 random bits need no slow hash. */
+export const opaqueTokenHash = (token: string) => createHash('sha256').update(token).digest('hex')
+
+/** A new opaque token and its hash. */
+export function newOpaqueToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url')
+  return { token, hash: opaqueTokenHash(token) }
 }
 
 export const hashPassword = (password: string) => argon2.hash(password, { type: argon2.argon2id })
@@ -97,7 +110,10 @@ interface ActorRow {
   tokens_valid_after: Date | null
 }
 
-/** Refused: another organization's token for this user, or one issued before the user's last suspension. */
+/**
+ * Refused: another organization's token for this user, or one issued before the user's last
+ * suspension or password reset. `iat` is whole seconds, so every token of that second is refused.
+ */
 function assertTokenFits(claims: TokenClaims, { actor, tokensValidAfter }: Caller): void {
   const stale = tokensValidAfter !== null && Math.round(claims.iat * 1000) <= tokensValidAfter
   if (actor.orgId !== claims.org || stale) throw unauthorized('Could not validate credentials')
@@ -121,6 +137,11 @@ async function loadActor(db: Db, actors: ActorCache, claims: TokenClaims): Promi
   return actor
 }
 
+/** The caller a bearer token names, for routes that authenticate themselves (the LRS also takes Basic credentials). */
+export async function actorOfToken(db: Db, tokens: Tokens, actors: ActorCache, token: string): Promise<StoredActor> {
+  return loadActor(db, actors, await tokens.verify(token))
+}
+
 export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens, actors: ActorCache): void {
   app.decorateRequest('actor', null as unknown as Actor)
   app.addHook('onRequest', async (request) => {
@@ -128,7 +149,7 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: Tokens, actor
     // Only the API needs a token; health checks and the API reference are open.
     if (config.public || !url?.startsWith('/api/')) return
     const claims = await tokens.verify(bearerToken(request))
-    request.actor = { ...(await loadActor(db, actors, claims)), requestId: request.id }
+    request.actor = { ...(await loadActor(db, actors, claims)), requestId: request.id, sessionId: claims.sid }
     assertRouteAllowed(request.actor, config.product, config.roles)
   })
 }

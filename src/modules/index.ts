@@ -1,5 +1,6 @@
 import type { RouteOptions } from 'fastify'
 import type { Product } from '../db/schema.js'
+import { acceptLinkRoutes, accountLinkRoutes, ownPasswordRoutes } from './accounts/accounts.routes.js'
 import { analyticsRoutes } from './analytics/analytics.routes.js'
 import { assignmentsRoutes, assignmentUpdateRoutes } from './assignments/assignments.routes.js'
 import { bulkRoutes } from './assignments/bulk.routes.js'
@@ -27,6 +28,8 @@ import { uploadsRoutes } from './uploads/uploads.routes.js'
 import { currentUserRoutes, usersRoutes } from './users/users.routes.js'
 import { profileVerificationRoutes, reviewQueueRoutes } from './verifications/verifications.routes.js'
 import { webhooksRoutes } from './webhooks/webhooks.routes.js'
+import { xapiCredentialsRoutes } from './xapi/credentials.routes.js'
+import { xapiRoutes } from './xapi/xapi.routes.js'
 
 interface Registration {
   plugin: ModulePlugin
@@ -45,6 +48,10 @@ const registrations: Registration[] = [
   { plugin: authRoutes, prefix: '/api/v1/auth' },
   { plugin: currentUserRoutes, prefix: '/api/v1/users', aliases: ['/api/v1/shared/users'] },
   { plugin: usersRoutes, prefix: '/api/v1/shared/users' },
+  // Accounts (DECISIONS §15): an admin's links, accepting them, and the caller's own password.
+  { plugin: accountLinkRoutes, prefix: '/api/v1/shared/users' },
+  { plugin: acceptLinkRoutes, prefix: '/api/v1/auth' },
+  { plugin: ownPasswordRoutes, prefix: '/api/v1/users', aliases: ['/api/v1/shared/users'] },
   { plugin: shipsRoutes, prefix: '/api/v1/shared/ships' },
   { plugin: uploadsRoutes, prefix: '/api/v1/shared/uploads' },
   // The embedded storage driver's presigned POST target and signed download (lib/storage.ts hands out their URLs).
@@ -83,6 +90,9 @@ const registrations: Registration[] = [
   { plugin: shipReadinessRoutes, prefix: '/api/v1/shared/ships/:ship_id/readiness' },
   { plugin: webhooksRoutes, prefix: '/api/v1/shared/webhooks' },
   { plugin: auditRoutes, prefix: '/api/v1/shared/audit-events' },
+  { plugin: xapiCredentialsRoutes, prefix: '/api/v1/learn/xapi/credentials', product: 'learn' },
+  // The LRS authenticates its own callers (Basic credentials; a staff token reads): see xapi/auth.ts.
+  { plugin: xapiRoutes(), prefix: '/api/v1/learn/xapi' },
 ]
 
 /** Marks every route of one registration: its product for the access check, and hidden from the document if an alias. */

@@ -17,6 +17,8 @@ import * as uuidV7 from './2026_11_24_1701_uuid_v7.js'
 import * as hotRowForeignKeys from './2026_11_24_1702_hot_row_foreign_keys.js'
 import * as fanOutEarlyExit from './2026_11_24_1703_fan_out_early_exit.js'
 import * as storedVerdicts from './2026_11_24_1801_stored_verdicts.js'
+import * as xapi from './2026_11_27_1001_xapi.js'
+import * as accounts from './2026_11_27_2501_accounts.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +40,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1702_hot_row_foreign_keys': hotRowForeignKeys,
   '2026_11_24_1703_fan_out_early_exit': fanOutEarlyExit,
   '2026_11_24_1801_stored_verdicts': storedVerdicts,
+  '2026_11_27_1001_xapi': xapi,
+  '2026_11_27_2501_accounts': accounts,
 }

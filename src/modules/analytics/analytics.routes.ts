@@ -10,7 +10,7 @@ export const analyticsRoutes: ModulePlugin = (app, { db }) => {
       config: { roles: ADMIN },
       schema: {
         operationId: 'getCourseDifficulty',
-        description: 'Per course: mean attempts, pass rate and enrollments, hardest first.',
+        description: 'Admins only. Per course: mean attempts, pass rate and enrollments, hardest first.',
         tags: ['analytics'],
         summary: 'Course difficulty, hardest first',
         querystring: CourseDifficultyQuery,

@@ -24,7 +24,7 @@ export const assignmentsRoutes: ModulePlugin = (app, { db }) => {
       config: { roles: MANAGERS },
       schema: {
         operationId: 'createAssignment',
-        description: 'Managers only. A user has at most one active assignment per ship (409).',
+        description: 'Admins and office admins only. A user has at most one active assignment per ship (409).',
         tags,
         summary: 'Assign a user to a ship',
         body: AssignmentCreate,
@@ -84,7 +84,7 @@ export const assignmentUpdateRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'updateAssignment',
         description:
-          'Managers only. Only the fields sent change; the end date may not precede the start date, and a second active assignment on the ship is a 409.',
+          'Admins and office admins only. Only the fields sent change; the end date may not precede the start date, and a second active assignment on the ship is a 409.',
         tags,
         summary: 'Update an assignment',
         params: AssignmentParams,

@@ -3,7 +3,7 @@ import { compiledPerShape } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { outOfOrderSql } from '../../lib/dates.js'
-import { changesSql, type EventSource, eventsInsert } from '../../lib/events.js'
+import { changesSql, type EventSource, eventsInsert, wireJson } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
 import { type AssignmentColumns, type AssignmentRow, activeOn, activeWith, rowColumns } from './assignments.queries.js'
 
@@ -25,14 +25,17 @@ export interface BulkUpdateRow extends Partial<AssignmentRow> {
   problems: string[]
 }
 
-/** `assignment.updated`'s changes of each updated row of `checked` (`c`): its stored values against the new ones. */
-const bulkChangesSql = changesSql({
-  role: [sql.ref('c.old_role'), sql.ref('c.role')],
-  startDate: [sql.ref('c.old_start_date'), sql.ref('c.start_date')],
-  dueDate: [sql.ref('c.old_due_date'), sql.ref('c.due_date')],
-  endDate: [sql.ref('c.old_end_date'), sql.ref('c.end_date')],
-  isActive: [activeWith(sql.ref('c.old_end_date')), activeWith(sql.ref('c.end_date'))],
-})
+/** `assignment.updated`'s wire fields of each updated row of `checked` (`c`), before and after. */
+const bulkWire = (at: 'old' | 'new') => {
+  const column = (name: string) => sql.ref<string | null>(at === 'old' ? `c.old_${name}` : `c.${name}`)
+  return wireJson({
+    role: column('role'),
+    startDate: column('start_date'),
+    dueDate: column('due_date'),
+    endDate: column('end_date'),
+    isActive: activeWith(column('end_date')),
+  })
+}
 
 const SECOND_ACTIVE = 'user already has an active assignment on this ship'
 
@@ -133,7 +136,9 @@ const bulkUpdateStatement = compiledPerShape((db: Db, { source, ids, changes, ev
         'assignment.updated',
         'assignment',
         sql`select c.id as target_id, jsonb_build_object('changes', x.changes) as data
-          from checked c cross join lateral (select ${bulkChangesSql} as changes) x
+          from checked c
+          cross join lateral (select ${bulkWire('old')} as before, ${bulkWire('new')} as after) w
+          cross join lateral (select ${changesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) x
           where c.differs and cardinality(c.problems) = 0 and x.changes <> '{}'::jsonb`,
         eventIds,
       ),

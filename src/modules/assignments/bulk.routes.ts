@@ -24,7 +24,8 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
       config,
       schema: {
         operationId: 'bulkUpdateAssignments',
-        description: 'Managers only. One change applied to every listed assignment, all or nothing.',
+        description:
+          'Admins only. One change applied to every listed assignment; each one it cannot apply is left unchanged and reported with why (`failedAssignmentIds`, `errors`). A concurrent change that gives a user a second active assignment on a ship is a 409.',
         tags,
         summary: 'Update assignments in bulk',
         body: BulkUpdate,
@@ -39,7 +40,8 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
       config,
       schema: {
         operationId: 'bulkCreateAssignments',
-        description: 'Managers only. One assignment per listed user on the ship, all or nothing; a second active assignment is a 409.',
+        description:
+          'Admins only. One assignment per listed user on the ship; users who already have an active one there are skipped (`skippedUserIds`). A concurrent change that gives one of them an active assignment on the ship meanwhile is a 409.',
         tags,
         summary: 'Assign users to a ship in bulk',
         body: BulkCreate,
@@ -55,7 +57,7 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'bulkAssignCourses',
         description:
-          'Managers only. Adds the courses (listed, or those of a curriculum) to every listed assignment that lacks them, each with a registration; all or nothing.',
+          'Admins only. Adds the courses (listed, or those of a curriculum) to every listed assignment that lacks them, each with a registration; assignments not found are reported in `failedAssignmentIds`.',
         tags,
         summary: 'Assign courses to assignments in bulk',
         body: BulkAssignCourses,
@@ -71,7 +73,7 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'bulkRemoveCourses',
         description:
-          'Managers only. Removes the courses from every listed assignment that has them; a registration with attempts is kept as history.',
+          'Admins only. Removes the courses from every listed assignment that has them; a registration with attempts is kept as history; assignments not found are reported in `failedAssignmentIds`.',
         tags,
         summary: 'Remove courses from assignments in bulk',
         body: BulkRemoveCourses,

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/database.js'
-import { type EventType, eventWire } from '../../lib/events.js'
 import { decodeCursor, microsecondText, toPage } from '../../lib/pagination.js'
-import type { AuditQuery } from './audit.schemas.js'
+import { type AuditQuery, eventWire } from './audit.schemas.js'
+import type { EventType } from './event-types.js'
 import { eventNamesOf, withEventNames } from './event-names.queries.js'
 
 /** The organization's events, newest first (DECISIONS §11); `types` is the `type` filter already expanded. */

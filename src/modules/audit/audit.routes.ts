@@ -1,10 +1,10 @@
 import { MANAGERS } from '../../lib/access.js'
 import { listOrCsv } from '../../lib/csv.js'
 import { invalid } from '../../lib/errors.js'
-import { type EventType, typesMatching } from '../../lib/events.js'
 import type { ModulePlugin } from '../types.js'
 import { listEvents } from './audit.queries.js'
 import { AuditEventColumns, AuditQuery, EventPage } from './audit.schemas.js'
+import { type EventType, typesMatching } from './event-types.js'
 
 /** The `type` filter as the types it names; a part that names none is a 422. */
 function expandTypes(filter: string | undefined): EventType[] | undefined {

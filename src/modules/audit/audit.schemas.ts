@@ -1,7 +1,65 @@
+import type { Selectable } from 'kysely'
 import Type, { type Static } from 'typebox'
+import type { EventsTable, Role } from '../../db/schema.js'
 import { ExportFormat } from '../../lib/csv.js'
-import { eventWireSchema } from '../../lib/events.js'
-import { ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
+import { iso } from '../../lib/dates.js'
+import { DateTime, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
+import { EVENT_TYPES, type EventType } from './event-types.js'
+
+const EventActor = Type.Object({ userId: Uuid, role: Type.String() })
+const Target = Type.Object({
+  type: Type.String({ description: 'The resource in singular snake_case: user, ship, identity_document, …' }),
+  id: Nullable(Uuid),
+})
+
+export const eventWireSchema = Type.Object(
+  {
+    id: Uuid,
+    type: Type.Enum(EVENT_TYPES),
+    occurredAt: DateTime,
+    organizationId: Uuid,
+    actor: Nullable(EventActor),
+    target: Target,
+    data: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'Creates: the created object as its single-item GET returns it. Updates: `{changes: {field: [before, after]}}` ' +
+          'of the wire fields that changed. Deletes: the last wire shape. See docs/events.md for each type.',
+      },
+    ),
+    requestId: Nullable(Type.String({ description: 'The x-request-id of the request that caused it; null for the system' })),
+  },
+  {
+    title: 'Event',
+    description: `One entry of the audit trail, also the body of a webhook delivery. \`actor\` is null for the system (expiry notices). Types: ${EVENT_TYPES.join(', ')}.`,
+    examples: [
+      {
+        id: '0190a000-0000-7000-8000-0000000000e1',
+        type: 'ship.updated',
+        occurredAt: '2026-06-15T08:30:00.000Z',
+        organizationId: '0190a000-0000-7000-8000-000000000001',
+        actor: { userId: '0190a000-0000-7000-8000-000000000a01', role: 'admin' },
+        target: { type: 'ship', id: '0190a000-0000-7000-8000-000000000a02' },
+        data: { changes: { portOfRegistry: [null, 'Bergen'] } },
+        requestId: 'req-4f1c2a',
+      },
+    ],
+  },
+)
+export type EventWire = Static<typeof eventWireSchema>
+
+export const eventWire = (row: Selectable<EventsTable>): EventWire => ({
+  id: row.id,
+  type: row.type as EventType,
+  occurredAt: iso(row.occurred_at),
+  organizationId: row.organization_id,
+  actor: row.actor_user_id ? { userId: row.actor_user_id, role: row.actor_role as Role } : null,
+  target: { type: row.target_type, id: row.target_id },
+  data: row.data as EventWire['data'],
+  requestId: row.request_id,
+})
 
 export const AuditQuery = Type.Object({
   ...Type.Omit(ListQuery, ['search']).properties,

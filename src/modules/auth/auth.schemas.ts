@@ -1,13 +1,15 @@
 import Type, { type Static } from 'typebox'
+import { RefreshTokenField } from '../../lib/sessions.schemas.js'
 import { requiredByGrant, TokenExchangeFields } from '../sso/sso.schemas.js'
 
 const password = Type.Optional(Type.String({ maxLength: 256 }))
 const grant_type = Type.Optional(Type.String())
+const refresh_token = Type.Optional(RefreshTokenField)
 
 // JSON clients send {email}; the OAuth2 password form sends {username}. Each form reports its own missing
 // fields; with the token-exchange grant, an ID token replaces them (DECISIONS §12).
 export const JsonTokenRequest = Type.Object(
-  { email: Type.Optional(Type.String({ maxLength: 254 })), password, grant_type, ...TokenExchangeFields },
+  { email: Type.Optional(Type.String({ maxLength: 254 })), password, grant_type, refresh_token, ...TokenExchangeFields },
   {
     ...requiredByGrant(['email', 'password']),
     title: 'TokenRequest',
@@ -15,7 +17,7 @@ export const JsonTokenRequest = Type.Object(
   },
 )
 export const FormTokenRequest = Type.Object(
-  { username: Type.Optional(Type.String({ maxLength: 254 })), password, grant_type, ...TokenExchangeFields },
+  { username: Type.Optional(Type.String({ maxLength: 254 })), password, grant_type, refresh_token, ...TokenExchangeFields },
   {
     ...requiredByGrant(['username', 'password']),
     title: 'TokenRequestForm',
@@ -36,12 +38,3 @@ export function passwordLogin(body: TokenRequest): { email: string; password: st
   const email = 'email' in body ? body.email : 'username' in body ? body.username : undefined
   return { email: email ?? '', password: body.password ?? '' }
 }
-
-export const TokenResponse = Type.Object(
-  {
-    access_token: Type.String(),
-    token_type: Type.Literal('bearer'),
-    expires_in: Type.Integer(),
-  },
-  { title: 'TokenResponse', examples: [{ access_token: 'eyJhbGciOiJIUzI1NiJ9…', token_type: 'bearer', expires_in: 3600 }] },
-)

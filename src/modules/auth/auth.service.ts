@@ -4,8 +4,8 @@ import { hashPassword, verifyPassword } from '../../lib/auth.js'
 import { tooManyRequests, unauthorized } from '../../lib/errors.js'
 import { appendEvents } from '../../lib/events.js'
 import { mustUseSso } from '../sso/sso.queries.js'
-import { findUserByEmail, recordLogin } from '../users/users.queries.js'
-import { forgetOldFailures, loginAttemptOwner, releaseAttempt, reserveAttempt } from './auth.queries.js'
+import { findUserByEmail, recordLogin, setPasswordByEmail } from '../users/users.queries.js'
+import { forgetFailuresOf, forgetOldFailures, loginAttemptOwner, releaseAttempt, reserveAttempt } from './auth.queries.js'
 
 // Verifying against a real hash when the e-mail is unknown keeps response times alike.
 const decoyHash = hashPassword('decoy-password-for-unknown-users')
@@ -53,4 +53,14 @@ export async function logIn(db: Db, limits: LoginLimits, login: { email: string;
   await releaseAttempt(db, reservation.slot)
   await recordLogin(db, user.id)
   return user
+}
+
+/**
+ * The operator's reset of a lost login (`seaworthy user reset-password`): the new password, and the
+ * e-mail's failed attempts forgotten so a throttled login works at once. Null when no user has the e-mail.
+ */
+export async function resetPassword(db: Db, email: string, password: string) {
+  const user = await setPasswordByEmail(db, email, await hashPassword(password))
+  if (user) await forgetFailuresOf(db, email)
+  return user ?? null
 }

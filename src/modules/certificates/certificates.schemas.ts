@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox'
 import { CERTIFICATE_TYPES } from '../../db/schema.js'
 import { IdParams, Nullable, Uuid } from '../../lib/schemas.js'
 import { EXPIRING_COLUMNS, ExpiringInput, ExpiringOutput } from '../crew-records/crew-records.schemas.js'
+import type { ExpiringKind } from '../crew-records/expiring-records.js'
 
 const CertificateType = Type.Enum(CERTIFICATE_TYPES)
 
@@ -79,3 +80,24 @@ export const CERTIFICATE_COLUMNS = {
 } as const
 
 export const CertificateParams = IdParams('certificate_id')
+
+/** Certificates as one kind of expiring record: everything else is written once in crew-records/. */
+export const CERTIFICATES: ExpiringKind = {
+  table: 'certificates',
+  target: 'certificate',
+  label: 'Certificate',
+  created: 'certificate.created',
+  typeField: { wire: 'certificateType', column: 'certificate_type' },
+  columns: CERTIFICATE_COLUMNS,
+  api: {
+    record: Certificate,
+    create: CertificateCreate,
+    update: CertificateUpdate,
+    params: CertificateParams,
+    idParam: 'certificate_id',
+    singular: 'Certificate',
+    plural: 'Certificates',
+    phrase: { one: 'a certificate', many: 'certificates', short: 'certificate' },
+    tag: 'certificates',
+  },
+}

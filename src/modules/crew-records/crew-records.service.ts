@@ -4,7 +4,8 @@ import type { ExpiringRecord } from '../../db/schema.js'
 import { type Actor, assertCanReachUser, rowOwner } from '../../lib/access.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
-import { IssueList, notFound, ValidationFailed } from '../../lib/errors.js'
+import { isUniqueViolation } from '../../lib/db-errors.js'
+import { IssueList, invalid, notFound, ValidationFailed } from '../../lib/errors.js'
 import { referenceableUpload } from '../uploads/uploads.queries.js'
 import type { ReviewedTable, Target } from '../verifications/verifications.queries.js'
 import { reopenReview } from '../verifications/verifications.service.js'
@@ -62,8 +63,22 @@ export async function checkOutOfOrderCreate(db: Db, actor: Actor, userId: string
   await checkExpiringWrite(db, actor, { body, uploadId })
 }
 
+/**
+ * An upload backs at most one live record (DECISIONS §5 item 6): the database holds the claim
+ * (`upload_records`, kept by triggers), so of two concurrent writes naming one upload only one wins.
+ */
+async function oneRecordPerUpload<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write
+  } catch (error) {
+    if (isUniqueViolation(error, 'upload_records_pkey')) throw invalid(['body', 'uploadId'], 'Upload already backs another record')
+    throw error
+  }
+}
+
 /** The created record, or the 404 (no such user) or 422 (upload) its statement found. */
-export function createdOrThrow<R>(outcome: InsertOutcome<R>): R {
+export async function createdOrThrow<R>(write: Promise<InsertOutcome<R>>): Promise<R> {
+  const outcome = await oneRecordPerUpload(write)
   if (outcome.found === 'created') return outcome.row
   if (outcome.found === 'user') throw notFound('User')
   throw new ValidationFailed(addUploadIssue(new IssueList()).issues)
@@ -125,7 +140,7 @@ export async function editReviewed<F extends string>(
   const ownerId = rowOwner(actor)
   const upload = edit.uploadId ? { id: edit.uploadId, ownerId } : undefined
   const dateOrder = dates.pairs.map(([earlier, later]) => [dates.columns[earlier], dates.columns[later]] as const)
-  const outcome = await updateReviewed(db, actor, { ...edit, ownerId, upload, dateOrder, reopen: reopenReview(actor) })
+  const outcome = await oneRecordPerUpload(updateReviewed(db, actor, { ...edit, ownerId, upload, dateOrder, reopen: reopenReview(actor) }))
   if (!outcome) throw notFound(label)
   if (outcome.dates_ok && outcome.upload_ok) return outcome.record
   const stored = Object.fromEntries(Object.entries<string>(dates.columns).map(([field, column]) => [field, outcome.stored[column]]))

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
-import { eventsInsert, jsonChangesSql } from '../../lib/events.js'
+import { eventsInsert, changesSql } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
 import { referenceableUpload } from '../uploads/uploads.queries.js'
 import { type Review, type ReviewedTable, type Target, verificationJsonSql } from '../verifications/verifications.queries.js'
@@ -74,7 +74,7 @@ export async function updateReviewed(db: Db, actor: Actor, edit: ReviewedEdit): 
     `${target.type}.updated`,
     target.type,
     sql`select w.id as target_id, jsonb_build_object('changes', c.changes) as data
-      from w cross join lateral (select ${jsonChangesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) c
+      from w cross join lateral (select ${changesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) c
       where c.changes <> '{}'::jsonb`,
     uuidv7s(1),
   ).returning('id')

@@ -89,27 +89,28 @@ export interface ReviewedInsert<T extends ReviewedTable> {
   record: NewReviewed<T>
   /** The default expiring_soon window: documents and certificates come back with their expiry status. */
   days?: number
-  /** The created event's data where the caller makes it in TypeScript (bound as jsonb). */
-  data?: string
 }
 
 type CreatedRow<T extends ReviewedTable> = Selectable<DB[T]> & VerificationJoin
 
 /**
  * The create of a reviewed record: the record, its verification and the verification's first event
- * in ONE statement, with the `eventType` event whose rows over `doc` (the inserted record)
- * `createdRows` gives. The user's existence and the upload reference are conditions of the insert (so
- * no transaction is needed and no separate check races the write), and the response row comes back
- * from RETURNING. Built and compiled once per shape of the record: building it was a tenth of a
- * document create's server CPU (profiled).
+ * in ONE statement, with its `eventType` event, whose data is the created record's wire shape (`wire`,
+ * the same SQL its updates and deletes record) read from the rows the statement inserted. The user's
+ * existence and the upload reference are conditions of the insert (so no transaction is needed and no
+ * separate check races the write), and the response row comes back from RETURNING. Built and compiled
+ * once per shape of the record: building it was a tenth of a document create's server CPU (profiled).
  */
 export function reviewedInsert<T extends ReviewedTable>(
   table: T,
   eventType: EventType,
-  createdRows: (p: ReviewedInsert<T>) => RawBuilder<{ target_id: string; data: unknown }>,
+  wire: (p: { orgId: string; days?: number }) => ReviewedWireSql,
 ) {
   const statement = compiledPerShape((db: Db, p: ReviewedInsert<T> & { eventIds: string[] }) =>
-    insertStatement(db, table, p, { type: eventType, rows: createdRows(p) }),
+    insertStatement(db, table, p, {
+      type: eventType,
+      rows: sql`select doc.id as target_id, ${wire(p)('doc', 'ver')} as data from doc join ver on ver.target_id = doc.id`,
+    }),
   )
   return async (db: Db, values: ReviewedInsert<T>): Promise<InsertOutcome<CreatedRow<T>>> => {
     const [row] = await statement(db, { ...values, eventIds: uuidv7s(1) })

@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely'
+import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { ExperiencesTable } from '../../db/schema.js'
 import { fieldsOf } from '../../lib/columns.js'
@@ -33,11 +33,7 @@ export async function listExperience(db: Db, orgId: string, userId: string): Pro
   return rows.map(toExperience)
 }
 
-const insert = reviewedInsert(
-  'experiences',
-  'experience.created',
-  () => sql`select doc.id as target_id, ${experienceWire('doc', 'ver')} as data from doc join ver on ver.target_id = doc.id`,
-)
+const insert = reviewedInsert('experiences', 'experience.created', () => experienceWire)
 
 /** Creates an experience row, its verification and its `experience.created` event in one statement (`reviewedInsert`). */
 export async function insertExperience(db: Db, orgId: string, experience: NewReviewed<'experiences'>): Promise<InsertOutcome<Experience>> {

@@ -21,7 +21,7 @@ export const userExperienceRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'createExperience',
         summary: 'Add a sea-service record',
-        description: "Crew add their own, staff anyone's. Not in review until submitted.",
+        description: "Crew add their own, admins and office admins anyone's. Not in review until submitted.",
         tags,
         params: UserParams,
         body: ExperienceCreate,
@@ -64,7 +64,8 @@ export const experienceRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'updateExperience',
         summary: 'Update a sea-service record',
-        description: 'Only the fields sent change; a change to a verified or rejected record sends it back to review.',
+        description:
+          "Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected record sends it back to review.",
         tags,
         params: ExperienceParams,
         body: ExperienceUpdate,
@@ -81,7 +82,7 @@ export const experienceRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'deleteExperience',
         summary: 'Delete a sea-service record',
-        description: "Crew delete their own, staff anyone's.",
+        description: "Crew delete their own, admins and office admins anyone's.",
         tags,
         params: ExperienceParams,
         response: { 204: NoContent },

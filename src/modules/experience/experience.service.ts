@@ -30,7 +30,7 @@ export async function createExperience(db: Db, actor: Actor, userId: string, bod
   assertCanReachUser(actor, userId)
   const columns = columnsOf(EXPERIENCE_COLUMNS, body)
   const review = initialReview(actor, 'experience')
-  return createdOrThrow(await insertExperience(db, actor.orgId, { id: uuidv7(), userId, columns, review, source: actor }))
+  return createdOrThrow(insertExperience(db, actor.orgId, { id: uuidv7(), userId, columns, review, source: actor }))
 }
 
 /** PATCH: omitted fields stay, null clears the optional ones. */

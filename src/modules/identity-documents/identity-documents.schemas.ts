@@ -3,6 +3,7 @@ import './country.js'
 import { DOCUMENT_TYPES } from '../../db/schema.js'
 import { IdParams, Nullable, Uuid } from '../../lib/schemas.js'
 import { EXPIRING_COLUMNS, ExpiringInput, ExpiringOutput } from '../crew-records/crew-records.schemas.js'
+import type { ExpiringKind } from '../crew-records/expiring-records.js'
 
 const DocumentType = Type.Enum(DOCUMENT_TYPES)
 const DocumentNumber = Type.String({ maxLength: 64 })
@@ -79,3 +80,29 @@ export type IdentityDocumentUpdate = Static<typeof IdentityDocumentUpdate>
 export const DOCUMENT_COLUMNS = { documentNumber: 'document_number', issuingCountry: 'issuing_country', ...EXPIRING_COLUMNS } as const
 
 export const DocumentParams = IdParams('document_id')
+
+/** Identity documents as one kind of expiring record: everything else is written once in crew-records/. */
+export const IDENTITY_DOCUMENTS: ExpiringKind = {
+  table: 'identity_documents',
+  target: 'identity_document',
+  label: 'Identity document',
+  created: 'identity_document.created',
+  typeField: { wire: 'documentType', column: 'document_type' },
+  columns: DOCUMENT_COLUMNS,
+  // The country is stored upper-case, whatever case it is sent in.
+  stored: (body) => ({
+    ...body,
+    issuingCountry: typeof body.issuingCountry === 'string' ? body.issuingCountry.toUpperCase() : body.issuingCountry,
+  }),
+  api: {
+    record: IdentityDocument,
+    create: IdentityDocumentCreate,
+    update: IdentityDocumentUpdate,
+    params: DocumentParams,
+    idParam: 'document_id',
+    singular: 'IdentityDocument',
+    plural: 'IdentityDocuments',
+    phrase: { one: 'an identity document', many: 'identity documents', short: 'document' },
+    tag: 'identity documents',
+  },
+}

@@ -5,7 +5,7 @@ import type { NextOfKinTable } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { fieldsOf } from '../../lib/columns.js'
 import { iso } from '../../lib/dates.js'
-import { eventsInsert, jsonChangesSql } from '../../lib/events.js'
+import { eventsInsert, changesSql } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
 import { changingSql, crewRecordById, wireJsonSql } from '../crew-records/crew-records.queries.js'
 import { NEXT_OF_KIN_COLUMNS, type NextOfKin } from './next-of-kin.schemas.js'
@@ -95,7 +95,7 @@ export async function updateNextOfKin(
         'next_of_kin.updated',
         'next_of_kin',
         sql`select w.id as target_id, jsonb_build_object('changes', c.changes) as data
-          from w cross join lateral (select ${jsonChangesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) c
+          from w cross join lateral (select ${changesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) c
           where c.changes <> '{}'::jsonb`,
         uuidv7s(1),
       ),

@@ -21,7 +21,7 @@ export const userNextOfKinRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'createNextOfKin',
         summary: 'Add a next of kin',
-        description: "Crew add their own, staff anyone's.",
+        description: "Crew add their own, admins and office admins anyone's.",
         tags,
         params: UserParams,
         body: NextOfKinCreate,
@@ -65,7 +65,7 @@ export const nextOfKinRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'updateNextOfKin',
         summary: 'Update a next of kin',
-        description: 'Only the fields sent change.',
+        description: "Crew change their own, admins and office admins anyone's. Only the fields sent change.",
         tags,
         params: NextOfKinParams,
         body: NextOfKinUpdate,
@@ -88,7 +88,7 @@ export const nextOfKinRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'deleteNextOfKin',
         summary: 'Delete a next of kin',
-        description: "Crew delete their own, staff anyone's.",
+        description: "Crew delete their own, admins and office admins anyone's.",
         tags,
         params: NextOfKinParams,
         response: { 204: NoContent },

@@ -4,6 +4,7 @@ import type { Role } from '../../db/schema.js'
 import { hashPassword } from '../../lib/auth.js'
 import { insertShip } from '../ships/ships.queries.js'
 import { insertUser } from '../users/users.queries.js'
+import { insertDemoCrewing } from './demo.queries.js'
 import { createOrganization } from './organizations.service.js'
 
 export interface DemoLogin {
@@ -24,7 +25,10 @@ const SHIPS = [
   { name: 'MV Eastern Dawn', imo_number: '9321483', flag: 'Liberia' },
 ]
 
-/** A demo organization with one user of each role and a few ships; passwords are random per run. */
+/**
+ * A demo organization with one user of each role, a few ships and crewing data worth looking at
+ * (demo.queries.ts); passwords are random per run.
+ */
 export async function seedDemo(db: Db): Promise<{ organizationId: string; logins: DemoLogin[] }> {
   const suffix = randomBytes(3).toString('hex')
   const password = () => randomBytes(9).toString('base64url')
@@ -33,7 +37,7 @@ export async function seedDemo(db: Db): Promise<{ organizationId: string; logins
     email: `admin-${suffix}@demo.seaworthy.test`,
     password: password(),
   }
-  const { organizationId } = await createOrganization(db, {
+  const { organizationId, adminUserId } = await createOrganization(db, {
     name: `Demo Shipping ${suffix}`,
     domain: 'demo.seaworthy.test',
     products: ['learn', 'crew'],
@@ -45,22 +49,26 @@ export async function seedDemo(db: Db): Promise<{ organizationId: string; logins
     },
   })
   const logins: DemoLogin[] = [admin]
+  let carlosId = ''
   for (const person of PEOPLE) {
     const login = {
       role: person.role,
       email: `${person.role.replace('_', '-')}-${suffix}@demo.seaworthy.test`,
       password: password(),
     }
-    await insertUser(db, organizationId, {
+    const user = await insertUser(db, organizationId, {
       email: login.email,
       firstName: person.first,
       lastName: person.last,
       role: person.role,
       passwordHash: await hashPassword(login.password),
     })
+    if (person.role === 'crew') carlosId = user.id
     logins.push(login)
   }
-  for (const ship of SHIPS) await insertShip(db, organizationId, ship)
+  const shipIds: string[] = []
+  for (const ship of SHIPS) shipIds.push((await insertShip(db, organizationId, ship)).id)
+  await insertDemoCrewing(db, { orgId: organizationId, adminId: adminUserId, carlosId, shipIds })
   return { organizationId, logins }
 }
 

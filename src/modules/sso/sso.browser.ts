@@ -3,7 +3,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import { AppError, invalid, notFound } from '../../lib/errors.js'
 import { findSettings, insertLoginState, settingsByDomain, takeLoginState } from './sso.queries.js'
 import type { CallbackQuery } from './sso.schemas.js'
-import { fromProvider, IdentityRejected, issueFor, type SsoDeps, signIn } from './sso.service.js'
+import { startSession } from '../../lib/sessions.js'
+import { fromProvider, IdentityRejected, type SsoDeps, signIn } from './sso.service.js'
 
 // Browser sign-in: the authorization-code flow with PKCE (S256), state and nonce. The state row is
 // short-lived and single-use; a cookie holding the state ties the callback to the browser that
@@ -88,8 +89,8 @@ export async function finishLogin(
     })
     if (claims.azp !== undefined && claims.azp !== settings.client_id)
       throw new IdentityRejected('the ID token was issued to another client')
-    const { access_token, token_type, expires_in } = await issueFor(deps.tokens, await signIn(deps.db, [settings], claims, id))
-    return `${login.redirect_uri}#${new URLSearchParams({ access_token, token_type, expires_in: String(expires_in) })}`
+    const { expires_in, ...pair } = await startSession(deps, await signIn(deps.db, [settings], claims, id))
+    return `${login.redirect_uri}#${new URLSearchParams({ ...pair, expires_in: String(expires_in) })}`
   } catch (error) {
     if (!(error instanceof IdentityRejected)) throw error
     log.info({ reason: error.message }, 'browser sign-in refused')

@@ -106,7 +106,7 @@ export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
 
 /** Browser sign-in, under `/api/v1/auth/sso`: public, it ends with a token handed to the client. */
 export const ssoBrowserRoutes: ModulePlugin = (app, { db, tokens, oidc, config }) => {
-  const deps = { db, tokens, oidc, publicUrl: config.publicUrl }
+  const deps = { db, tokens, oidc, publicUrl: config.publicUrl, refreshTokenTtlDays: config.accounts.refreshTokenTtlDays }
 
   app.get(
     '/:domain/login',

@@ -11,12 +11,22 @@ export const TokenExchangeFields = {
   subject_token_type: Type.Optional(Type.Literal(ID_TOKEN_TYPE)),
 }
 
-/** With the token-exchange grant the subject token is required; with any other, the given login fields. */
+export const REFRESH_GRANT = 'refresh_token'
+
+/**
+ * With the token-exchange grant the subject token is required, with the refresh grant the refresh
+ * token (DECISIONS §15); with any other, the given login fields.
+ */
 export const requiredByGrant = (loginFields: string[]) => ({
   if: { properties: { grant_type: { const: TOKEN_EXCHANGE } }, required: ['grant_type'] },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, never awaited
   then: { required: ['subject_token', 'subject_token_type'] },
-  else: { required: loginFields },
+  else: {
+    if: { properties: { grant_type: { const: REFRESH_GRANT } }, required: ['grant_type'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, never awaited
+    then: { required: ['refresh_token'] },
+    else: { required: loginFields },
+  },
 })
 
 export const isTokenExchange = (body: { grant_type?: string; subject_token?: string }): body is { subject_token: string } =>

@@ -4,19 +4,17 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { Role } from '../../db/schema.js'
 import { ROLES } from '../../db/schema.js'
-import type { Tokens } from '../../lib/auth.js'
 import { unauthorized } from '../../lib/errors.js'
 import { objectEvent, withEvents } from '../../lib/events.js'
 import type { Oidc } from '../../lib/oidc.js'
+import { type SessionDeps, startSession } from '../../lib/sessions.js'
 import { recordLogin, toUser } from '../users/users.queries.js'
 import { activatePendingUser, insertSsoUser, type SsoRow, settingsByIssuer, userByEmail } from './sso.queries.js'
 
 /** An identity refused; the reason goes to the log, the caller only learns that it was refused. */
 export class IdentityRejected extends Error {}
 
-export interface SsoDeps {
-  db: Db
-  tokens: Tokens
+export interface SsoDeps extends SessionDeps {
   oidc: Oidc
 }
 
@@ -44,17 +42,12 @@ export async function exchangeIdToken(deps: SsoDeps, idToken: string, { log, id 
     const claims = await fromProvider(() => deps.oidc.verifyIdToken(idToken, { issuer, audience: audiences }))
     const tokenAudiences = [claims.aud ?? []].flat()
     const organizations = trusting.filter((settings) => tokenAudiences.includes(audienceOf(settings)))
-    return await issueFor(deps.tokens, await signIn(deps.db, organizations, claims, id))
+    return await startSession(deps, await signIn(deps.db, organizations, claims, id))
   } catch (error) {
     if (!(error instanceof IdentityRejected)) throw error
     log.info({ reason: error.message }, 'identity token refused')
     throw unauthorized('Invalid identity token')
   }
-}
-
-export async function issueFor(tokens: Tokens, user: SignedInUser) {
-  const { token, expiresIn } = await tokens.issue({ sub: user.id, org: user.organization_id, role: user.role, products: user.products })
-  return { access_token: token, token_type: 'bearer' as const, expires_in: expiresIn }
 }
 
 /**

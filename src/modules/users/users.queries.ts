@@ -6,7 +6,7 @@ import type { Actor } from '../../lib/access.js'
 import { definedOnly } from '../../lib/columns.js'
 import { iso, isoOrNull, isoSql } from '../../lib/dates.js'
 import { conflictOnDuplicate } from '../../lib/db-errors.js'
-import { changesSql, type EventSource, type EventType, eventsInsert, objectRows, typedEventsInsert } from '../../lib/events.js'
+import { changesSql, type EventSource, type EventType, eventsInsert, objectRows, typedEventsInsert, wireJson } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
@@ -127,15 +127,14 @@ function stateAfter(change: UserChange) {
  */
 function userEventRows(passwordSet: boolean) {
   const { state: _, ...after } = userWire('a')
-  const before = userWire('o')
-  const changes = changesSql(
-    Object.fromEntries(Object.entries(after).map(([field, value]) => [field, [before[field as keyof typeof after], value]])),
-  )
+  const { state: __, ...before } = userWire('o')
   const [data, written] = passwordSet
     ? [sql`jsonb_build_object('changes', c.changes, 'passwordSet', true)`, sql`true`]
     : [sql`jsonb_build_object('changes', c.changes)`, sql`c.changes <> '{}'::jsonb`]
   return sql<{ type: EventType; target_id: string; data: unknown }>`select 'user.updated' as type, a.id as target_id, ${data} as data
-      from a join o on o.id = a.id cross join lateral (select ${changes} as changes) c where ${written}
+      from a join o on o.id = a.id
+      cross join lateral (select ${wireJson(before)} as before, ${wireJson(after)} as after) w
+      cross join lateral (select ${changesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) c where ${written}
     union all
     select case when a.state = 'suspended' then 'user.suspended' when o.state = 'suspended' then 'user.restored' else 'user.updated' end,
       a.id, jsonb_build_object('changes', jsonb_build_object('state', jsonb_build_array(o.state, a.state)))

@@ -1,3 +1,4 @@
+import type { Db } from '../../db/database.js'
 import { PRODUCTS } from '../../db/schema.js'
 import { ADMIN, assertCanReachUser, PERMISSIONS, rowOwner } from '../../lib/access.js'
 import { hashPassword } from '../../lib/auth.js'
@@ -5,7 +6,8 @@ import { conflict, notFound } from '../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { createUser, currentUserAssignments, findOrganization, findUser, listUsers, toUser, updateUser } from './users.queries.js'
-import { Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
+import { createInvitedUser, linkDepsOf } from '../accounts/accounts.service.js'
+import { CreatedUser, Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
 import { assertNotSelfLockout } from './users.service.js'
 
 const tags = ['users']
@@ -36,7 +38,9 @@ export const currentUserRoutes: ModulePlugin = (app, { db }) => {
   )
 }
 
-export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
+export const usersRoutes: ModulePlugin = (app, deps) => {
+  const { db, actors } = deps
+  const linkDeps = linkDepsOf(deps)
   app.get(
     '/me/session',
     {
@@ -67,16 +71,20 @@ export const usersRoutes: ModulePlugin = (app, { db, actors }) => {
       schema: {
         operationId: 'createUser',
         summary: 'Create a user',
-        description: 'Admins only. The e-mail is unique in the organization (409).',
+        description:
+          'Admins only. The e-mail is unique in the organization (409). Without a password the user is `pending` and the answer carries their `invitation` link (also e-mailed when SMTP is configured).',
         tags,
         body: UserCreate,
-        response: { 201: User, 409: ErrorBody },
+        response: { 201: CreatedUser, 409: ErrorBody },
       },
     },
     async (request, reply) => {
       const { password, ...user } = request.body
-      const passwordHash = password ? await hashPassword(password) : null
-      const created = await createUser(db, request.actor, { ...user, passwordHash })
+      if (!password) {
+        const invite = (trx: Db) => createUser(trx, request.actor, { ...user, passwordHash: null })
+        return reply.status(201).send(await createInvitedUser(linkDeps(request.log), request.actor, invite))
+      }
+      const created = await createUser(db, request.actor, { ...user, passwordHash: await hashPassword(password) })
       return reply.status(201).send(created)
     },
   )

@@ -1,13 +1,13 @@
 import Type, { type Static } from 'typebox'
 import { PRODUCTS, ROLES, USER_STATES } from '../../db/schema.js'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
+import { AccountLink, NewPassword } from '../accounts/accounts.schemas.js'
 import { ASSIGNMENT_EXAMPLE } from '../assignments/assignments.schemas.js'
 
 export const RoleSchema = Type.Enum(ROLES)
 export const UserStateSchema = Type.Enum(USER_STATES)
 const Email = Type.String({ format: 'email', maxLength: 254 })
 const PersonName = Type.String({ minLength: 1, maxLength: 300 })
-const Password = Type.String({ minLength: 8, maxLength: 256 })
 
 export const User = Type.Object(
   {
@@ -46,11 +46,30 @@ export const UserCreate = Type.Object(
     firstName: PersonName,
     lastName: PersonName,
     role: RoleSchema,
-    password: Type.Optional(Password),
+    password: Type.Optional(NewPassword),
   },
   {
     title: 'UserCreate',
     examples: [{ email: 'anna.berg@example.com', firstName: 'Anna', lastName: 'Berg', role: 'crew', password: 'correct-horse-battery' }],
+  },
+)
+
+/** A created user; one created without a password comes with their invitation (DECISIONS §15). */
+export const CreatedUser = Type.Object(
+  { ...User.properties, invitation: Type.Optional(AccountLink) },
+  {
+    title: 'CreatedUser',
+    examples: [
+      {
+        ...(User as { examples?: object[] }).examples?.[0],
+        state: 'pending',
+        lastLogin: null,
+        invitation: {
+          url: 'https://crew.example.com/console/invite/3q2-7wKp0cV1yZ4bN8mR5tX6uA9dE2fH7jL0oQ3sW1g',
+          expiresAt: '2026-06-22T08:30:00.000Z',
+        },
+      },
+    ],
   },
 )
 
@@ -61,7 +80,7 @@ export const UserUpdate = Type.Object(
     lastName: Type.Optional(PersonName),
     role: Type.Optional(RoleSchema),
     state: Type.Optional(UserStateSchema),
-    password: Type.Optional(Password),
+    password: Type.Optional(NewPassword),
   },
   { title: 'UserUpdate', examples: [{ role: 'office_employee' }] },
 )

@@ -1,6 +1,7 @@
+import { isDeepStrictEqual } from 'node:util'
 import { ADMIN } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { appendEvents, changesOf } from '../../lib/events.js'
+import { appendEvents, updateEvents } from '../../lib/events.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { assertTarget } from './target-guard.js'
@@ -122,10 +123,9 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
         const before = await findWebhook(trx, orgId, id, true)
         if (!before) throw notFound('Webhook')
         const current = toWebhook(before)
-        const changes = changesOf(current, { ...current, ...request.body })
-        if (Object.keys(changes).length === 0) return current
+        if (isDeepStrictEqual(current, { ...current, ...request.body })) return current
         const after = toWebhook((await updateWebhook(trx, orgId, id, request.body))!)
-        await appendEvents(trx, request.actor, [{ type: 'webhook.updated', target: target(id), data: { changes } }])
+        await appendEvents(trx, request.actor, updateEvents('webhook.updated', 'webhook', current, after))
         return after
       })
     },

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { DELIVERY_STATUSES } from '../../db/schema.js'
-import { EVENT_TYPES } from '../../lib/events.js'
+import { EVENT_TYPES } from '../audit/event-types.js'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 import { registerFormat } from '../../lib/validation.js'
 

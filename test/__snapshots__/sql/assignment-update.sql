@@ -62,44 +62,53 @@ with
           join o on o.id = a.id
           cross join lateral (
             select
-              jsonb_strip_nulls(
-                jsonb_build_object(
-                  $12::text,
-                  case
-                    when "o"."role" is distinct from "a"."role" then jsonb_build_array("o"."role", "a"."role")
-                  end,
-                  $13::text,
-                  case
-                    when "o"."start_date" is distinct from "a"."start_date" then jsonb_build_array("o"."start_date", "a"."start_date")
-                  end,
-                  $14::text,
-                  case
-                    when "o"."due_date" is distinct from "a"."due_date" then jsonb_build_array("o"."due_date", "a"."due_date")
-                  end,
-                  $15::text,
-                  case
-                    when "o"."end_date" is distinct from "a"."end_date" then jsonb_build_array("o"."end_date", "a"."end_date")
-                  end,
-                  $16::text,
-                  case
-                    when (
-                      "o"."end_date" is null
-                      or "o"."end_date" >= (now() at time zone 'utc')::date
-                    ) is distinct from (
-                      "a"."end_date" is null
-                      or "a"."end_date" >= (now() at time zone 'utc')::date
-                    ) then jsonb_build_array(
-                      (
-                        "o"."end_date" is null
-                        or "o"."end_date" >= (now() at time zone 'utc')::date
-                      ),
-                      (
-                        "a"."end_date" is null
-                        or "a"."end_date" >= (now() at time zone 'utc')::date
-                      )
-                    )
-                  end
+              jsonb_build_object(
+                $12::text,
+                "o"."role",
+                $13::text,
+                "o"."start_date",
+                $14::text,
+                "o"."due_date",
+                $15::text,
+                "o"."end_date",
+                $16::text,
+                (
+                  "o"."end_date" is null
+                  or "o"."end_date" >= (now() at time zone 'utc')::date
                 )
+              ) as before,
+              jsonb_build_object(
+                $17::text,
+                "a"."role",
+                $18::text,
+                "a"."start_date",
+                $19::text,
+                "a"."due_date",
+                $20::text,
+                "a"."end_date",
+                $21::text,
+                (
+                  "a"."end_date" is null
+                  or "a"."end_date" >= (now() at time zone 'utc')::date
+                )
+              ) as after
+          ) w
+          cross join lateral (
+            select
+              (
+                select
+                  coalesce(
+                    jsonb_object_agg(
+                      f,
+                      jsonb_build_array("w"."before" -> f, "w"."after" -> f)
+                    ),
+                    '{}'::jsonb
+                  )
+                from
+                  jsonb_object_keys("w"."after") f
+                where
+                  f <> 'updatedAt'
+                  and "w"."before" -> f is distinct from "w"."after" -> f
               ) as changes
           ) c
         where

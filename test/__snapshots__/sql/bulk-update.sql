@@ -135,44 +135,53 @@ with
           checked c
           cross join lateral (
             select
-              jsonb_strip_nulls(
-                jsonb_build_object(
-                  $22::text,
-                  case
-                    when "c"."old_role" is distinct from "c"."role" then jsonb_build_array("c"."old_role", "c"."role")
-                  end,
-                  $23::text,
-                  case
-                    when "c"."old_start_date" is distinct from "c"."start_date" then jsonb_build_array("c"."old_start_date", "c"."start_date")
-                  end,
-                  $24::text,
-                  case
-                    when "c"."old_due_date" is distinct from "c"."due_date" then jsonb_build_array("c"."old_due_date", "c"."due_date")
-                  end,
-                  $25::text,
-                  case
-                    when "c"."old_end_date" is distinct from "c"."end_date" then jsonb_build_array("c"."old_end_date", "c"."end_date")
-                  end,
-                  $26::text,
-                  case
-                    when (
-                      "c"."old_end_date" is null
-                      or "c"."old_end_date" >= (now() at time zone 'utc')::date
-                    ) is distinct from (
-                      "c"."end_date" is null
-                      or "c"."end_date" >= (now() at time zone 'utc')::date
-                    ) then jsonb_build_array(
-                      (
-                        "c"."old_end_date" is null
-                        or "c"."old_end_date" >= (now() at time zone 'utc')::date
-                      ),
-                      (
-                        "c"."end_date" is null
-                        or "c"."end_date" >= (now() at time zone 'utc')::date
-                      )
-                    )
-                  end
+              jsonb_build_object(
+                $22::text,
+                "c"."old_role",
+                $23::text,
+                "c"."old_start_date",
+                $24::text,
+                "c"."old_due_date",
+                $25::text,
+                "c"."old_end_date",
+                $26::text,
+                (
+                  "c"."old_end_date" is null
+                  or "c"."old_end_date" >= (now() at time zone 'utc')::date
                 )
+              ) as before,
+              jsonb_build_object(
+                $27::text,
+                "c"."role",
+                $28::text,
+                "c"."start_date",
+                $29::text,
+                "c"."due_date",
+                $30::text,
+                "c"."end_date",
+                $31::text,
+                (
+                  "c"."end_date" is null
+                  or "c"."end_date" >= (now() at time zone 'utc')::date
+                )
+              ) as after
+          ) w
+          cross join lateral (
+            select
+              (
+                select
+                  coalesce(
+                    jsonb_object_agg(
+                      f,
+                      jsonb_build_array("w"."before" -> f, "w"."after" -> f)
+                    ),
+                    '{}'::jsonb
+                  )
+                from
+                  jsonb_object_keys("w"."after") f
+                where
+                  f <> 'updatedAt'
+                  and "w"."before" -> f is distinct from "w"."after" -> f
               ) as changes
           ) x
         where
@@ -212,7 +221,7 @@ from
     where
       "users"."id" = "a"."user_id"
     limit
-      $27
+      $32
   ) as "u" on true
   left join "ships" as "s" on "s"."id" = "a"."ship_id"
 order by

@@ -1,4 +1,4 @@
--- insertIdentityDocument: with an upload a crew member references
+-- insertExpiring (identity documents): with an upload a crew member references
 with
   "owner" as (
     select
@@ -129,18 +129,26 @@ with
       (
         select
           doc.id as target_id,
-          $33::jsonb || jsonb_build_object(
-            'createdAt',
-            to_char(
-              "doc"."created_at" at time zone 'utc',
-              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-            ),
-            'updatedAt',
-            to_char(
-              "doc"."updated_at" at time zone 'utc',
-              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-            ),
-            'status',
+          jsonb_build_object(
+            'id'::text,
+            "doc"."id",
+            'documentType'::text,
+            "doc"."document_type",
+            'documentNumber'::text,
+            "doc"."document_number",
+            'issuingCountry'::text,
+            "doc"."issuing_country",
+            'issueDate'::text,
+            "doc"."issue_date",
+            'expiryDate'::text,
+            "doc"."expiry_date",
+            'uploadId'::text,
+            "doc"."upload_id",
+            'notes'::text,
+            "doc"."notes",
+            'uploadedByUserId'::text,
+            "doc"."uploaded_by_user_id",
+            'status'::text,
             case
               when "doc"."expiry_date" is null then 'valid'
               when "doc"."expiry_date" < (now() at time zone 'utc')::date then 'expired'
@@ -152,7 +160,7 @@ with
                     from
                       organizations o
                     where
-                      o.id = $34
+                      o.id = $33
                   ) -> 'expiryWindowDays' ->> "doc"."document_type"
                 )::int,
                 (
@@ -162,16 +170,46 @@ with
                     from
                       organizations o
                     where
-                      o.id = $35
+                      o.id = $34
                   ) ->> 'defaultExpiryWindowDays'
                 )::int,
-                $36::int
+                $35::int
               ) then 'expiring_soon'
               else 'valid'
-            end
+            end,
+            'verification'::text,
+            case
+              when "ver"."status" is null then null
+              else jsonb_build_object(
+                'targetType',
+                "ver"."target_type",
+                'targetId',
+                "ver"."target_id",
+                'status',
+                "ver"."status",
+                'rejectionReason',
+                "ver"."rejection_reason",
+                'reviewedAt',
+                to_char(
+                  "ver"."reviewed_at" at time zone 'utc',
+                  'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                )
+              )
+            end,
+            'createdAt'::text,
+            to_char(
+              "doc"."created_at" at time zone 'utc',
+              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+            ),
+            'updatedAt'::text,
+            to_char(
+              "doc"."updated_at" at time zone 'utc',
+              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+            )
           ) as data
         from
           doc
+          join ver on ver.target_id = doc.id
       ) e
   )
 select
@@ -192,7 +230,7 @@ select
           from
             organizations o
           where
-            o.id = $37
+            o.id = $36
         ) -> 'expiryWindowDays' ->> "doc"."document_type"
       )::int,
       (
@@ -202,10 +240,10 @@ select
           from
             organizations o
           where
-            o.id = $38
+            o.id = $37
         ) ->> 'defaultExpiryWindowDays'
       )::int,
-      $39::int
+      $38::int
     ) then 'expiring_soon'
     else 'valid'
   end as "expiry_status"

@@ -8,6 +8,8 @@ const TYPES: Record<EventType, true> = {
   'user.updated': true,
   'user.suspended': true,
   'user.restored': true,
+  'user.invited': true,
+  'user.password_reset_issued': true,
   'ship.created': true,
   'ship.updated': true,
   'ship.deleted': true,
@@ -45,6 +47,8 @@ const TYPES: Record<EventType, true> = {
   'document.expired': true,
   'auth.login_failed': true,
   'auth.throttled': true,
+  'auth.password_set': true,
+  'auth.refresh_reused': true,
   'organization.updated': true,
   'requirements.updated': true,
   'webhook.created': true,
@@ -52,6 +56,8 @@ const TYPES: Record<EventType, true> = {
   'webhook.deleted': true,
   'webhook.secret_rotated': true,
   'webhook.test': true,
+  'xapi_credential.created': true,
+  'xapi_credential.deleted': true,
 }
 
 export interface PatternGroup {

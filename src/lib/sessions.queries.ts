@@ -1,0 +1,96 @@
+import { sql } from 'kysely'
+import type { Db } from '../db/database.js'
+import type { Product, Role } from '../db/schema.js'
+
+/** A refresh token as presented: its row, and who it signs in now. */
+export interface PresentedRefresh {
+  id: string
+  family_id: string
+  organization_id: string
+  user_id: string
+  spent: boolean
+  /** Revoked, expired, or its user no longer active: refused, but no sign of theft. */
+  dead: boolean
+  role: Role
+  products: Product[]
+}
+
+/** A new refresh token of a sign-in (`familyId`), valid `ttlDays` from now. */
+export async function insertRefreshToken(
+  db: Db,
+  token: { id: string; orgId: string; userId: string; familyId: string; hash: string; ttlDays: number },
+): Promise<void> {
+  await db
+    .insertInto('refresh_tokens')
+    .values({
+      id: token.id,
+      organization_id: token.orgId,
+      user_id: token.userId,
+      family_id: token.familyId,
+      token_hash: token.hash,
+      expires_at: sql<Date>`clock_timestamp() + make_interval(days => ${token.ttlDays})`,
+    })
+    .execute()
+}
+
+/** The presented token, locked so two uses of it queue and the second finds it spent. */
+export async function lockRefreshToken(db: Db, hash: string): Promise<PresentedRefresh | undefined> {
+  return db
+    .selectFrom('refresh_tokens as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .select([
+      'r.id',
+      'r.family_id',
+      'r.organization_id',
+      'r.user_id',
+      sql<boolean>`r.spent_at is not null`.as('spent'),
+      sql<boolean>`r.revoked_at is not null or r.expires_at <= clock_timestamp() or u.state <> 'active'`.as('dead'),
+      'u.role',
+      'o.products',
+    ])
+    .where('r.token_hash', '=', hash)
+    .forUpdate('r')
+    .executeTakeFirst()
+}
+
+export async function spendRefreshToken(db: Db, id: string): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ spent_at: sql`clock_timestamp()` }).where('id', '=', id).execute()
+}
+
+/** Reuse detection: every token still live in the sign-in is revoked; how many were. */
+export async function revokeFamily(db: Db, familyId: string): Promise<number> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: sql`clock_timestamp()` })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .where('spent_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+/** Logout: the live token with this hash is revoked; false when there is none. */
+export async function revokeRefreshToken(db: Db, hash: string): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: sql`clock_timestamp()` })
+    .where('token_hash', '=', hash)
+    .where('revoked_at', 'is', null)
+    .where('spent_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`clock_timestamp()`)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** Every live refresh token of the user but those of the sign-in `keepFamilyId` (a password change keeps its own). */
+export async function revokeUserRefreshTokens(db: Db, userId: string, keepFamilyId?: string): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: sql`clock_timestamp()` })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('spent_at', 'is', null)
+    .$if(keepFamilyId !== undefined, (qb) => qb.where('family_id', '<>', keepFamilyId!))
+    .execute()
+}

@@ -1,0 +1,64 @@
+import { v7 as uuidv7 } from 'uuid'
+import type { Db } from '../db/database.js'
+import type { Product, Role } from '../db/schema.js'
+import { newOpaqueToken, opaqueTokenHash, type Tokens } from './auth.js'
+import { unauthorized } from './errors.js'
+import { appendEvents } from './events.js'
+import type { TokenResponse } from './sessions.schemas.js'
+import { insertRefreshToken, lockRefreshToken, revokeFamily, spendRefreshToken } from './sessions.queries.js'
+
+/** What signing someone in needs (DECISIONS §15). */
+export interface SessionDeps {
+  db: Db
+  tokens: Tokens
+  refreshTokenTtlDays: number
+}
+
+/** The user a token pair is for. */
+export interface SessionUser {
+  id: string
+  organization_id: string
+  role: Role
+  products: Product[]
+}
+
+export const invalidRefreshToken = () => unauthorized('Invalid refresh token')
+
+/** An access token and the refresh token that continues the sign-in `familyId` (a new sign-in when absent). */
+export async function startSession(deps: SessionDeps, user: SessionUser, familyId: string = uuidv7()): Promise<TokenResponse> {
+  const refresh = newOpaqueToken()
+  const ids = { orgId: user.organization_id, userId: user.id, familyId }
+  await insertRefreshToken(deps.db, { id: uuidv7(), ...ids, hash: refresh.hash, ttlDays: deps.refreshTokenTtlDays })
+  const { token, expiresIn } = await deps.tokens.issue({
+    sub: user.id,
+    org: user.organization_id,
+    role: user.role,
+    products: user.products,
+    sid: familyId,
+  })
+  return { access_token: token, token_type: 'bearer', expires_in: expiresIn, refresh_token: refresh.token }
+}
+
+/**
+ * The refresh grant: the presented token is spent and the next pair issued in the same sign-in.
+ * A token already spent is a sign it was copied: every live token of its sign-in is revoked (and
+ * the revocation kept, though the answer is a 401).
+ */
+export async function refreshSession(deps: SessionDeps, presented: string, requestId: string): Promise<TokenResponse> {
+  const outcome = await deps.db.transaction().execute(async (trx): Promise<TokenResponse | { refused: true }> => {
+    const row = await lockRefreshToken(trx, opaqueTokenHash(presented))
+    if (!row) return { refused: true }
+    if (row.spent) {
+      if ((await revokeFamily(trx, row.family_id)) > 0) {
+        const event = { type: 'auth.refresh_reused' as const, target: { type: 'user', id: row.user_id }, data: {} }
+        await appendEvents(trx, { orgId: row.organization_id, actor: null, requestId }, [event])
+      }
+      return { refused: true }
+    }
+    if (row.dead) return { refused: true }
+    await spendRefreshToken(trx, row.id)
+    return startSession({ ...deps, db: trx }, { ...row, id: row.user_id }, row.family_id)
+  })
+  if ('refused' in outcome) throw invalidRefreshToken()
+  return outcome
+}

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto'
+import { v7 as uuidv7 } from 'uuid'
+import { ADMIN } from '../../lib/access.js'
+import { notFound } from '../../lib/errors.js'
+import { appendEvents } from '../../lib/events.js'
+import { NoContent } from '../../lib/schemas.js'
+import type { ModulePlugin } from '../types.js'
+import { hashSecret } from './auth.js'
+import { deleteCredential, insertCredential, listCredentials } from './credentials.queries.js'
+import {
+  toCredential,
+  XapiCredentialCreate,
+  XapiCredentialCreated,
+  XapiCredentialListQuery,
+  XapiCredentialPage,
+  XapiCredentialParams,
+} from './credentials.schemas.js'
+
+const tags = ['learning records']
+const config = { roles: ADMIN }
+const target = (id: string) => ({ type: 'xapi_credential', id })
+
+/** The LRS's credentials (DECISIONS §13.1): admins create, list and delete them; the secret is shown once. */
+export const xapiCredentialsRoutes: ModulePlugin = (app, { db }) => {
+  app.post(
+    '/',
+    {
+      config,
+      schema: {
+        operationId: 'createXapiCredential',
+        summary: 'Create an LRS credential',
+        description:
+          'Admins only. Clients send `key:secret` with HTTP Basic to the xAPI resources under /api/v1/learn/xapi/. The secret is in this answer only (stored as a hash): a lost secret is replaced by a new credential.',
+        tags,
+        body: XapiCredentialCreate,
+        response: { 201: XapiCredentialCreated },
+      },
+    },
+    async (request, reply) => {
+      const secret = randomBytes(32).toString('base64url')
+      const { actor } = request
+      const created = await db.transaction().execute(async (trx) => {
+        const row = await insertCredential(trx, {
+          id: uuidv7(),
+          organization_id: actor.orgId,
+          name: request.body.name,
+          key: randomBytes(16).toString('hex'),
+          secret_hash: hashSecret(secret),
+          scopes: request.body.scopes ?? ['all'],
+          created_by: actor.userId,
+        })
+        await appendEvents(trx, actor, [{ type: 'xapi_credential.created', target: target(row.id), data: toCredential(row) }])
+        return row
+      })
+      return reply.status(201).send({ ...toCredential(created), secret })
+    },
+  )
+
+  app.get(
+    '/',
+    {
+      config,
+      schema: {
+        operationId: 'listXapiCredentials',
+        summary: 'List LRS credentials',
+        description: 'Admins only. Newest first, cursor-paged; secrets are never listed.',
+        tags,
+        querystring: XapiCredentialListQuery,
+        response: { 200: XapiCredentialPage },
+      },
+    },
+    async (request) => listCredentials(db, request.actor.orgId, request.query),
+  )
+
+  app.delete(
+    '/:credential_id',
+    {
+      config,
+      schema: {
+        operationId: 'deleteXapiCredential',
+        summary: 'Delete an LRS credential',
+        description: "Admins only. Refused from the next request on; what it wrote stays. Another organization's credential is 404.",
+        tags,
+        params: XapiCredentialParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await db.transaction().execute(async (trx) => {
+        const row = await deleteCredential(trx, request.actor.orgId, request.params.credential_id)
+        if (!row) throw notFound('Credential')
+        await appendEvents(trx, request.actor, [{ type: 'xapi_credential.deleted', target: target(row.id), data: toCredential(row) }])
+      })
+      return reply.status(204).send(null)
+    },
+  )
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto'
+import type { FastifyReply } from 'fastify'
+import type { ModuleDeps } from '../types.js'
+import { assertGranted, GRANTS, readsOnlyOwn, type XapiPrincipal } from './auth.js'
+import { badRequest, XapiError, xapiNotFound } from './errors.js'
+import { acceptedLanguages, canonicalOf, idsOf } from './format.js'
+import type { XapiCall, XapiResource } from './http.js'
+import { type AttachmentContent, readStatementParts, writeStatementParts } from './multipart.js'
+import { assertSessionStatements } from './session.js'
+import { type Presentation, queryParams, singleParams, uuidParam } from './statement-params.js'
+import { findAttachments } from './statements.queries.js'
+import { findStatement, listStatements, type StatementFilter } from './statements.read.queries.js'
+import { storeStatements } from './store.js'
+
+type Json = Record<string, any>
+const STATEMENTS_PATH = '/api/v1/learn/xapi/statements'
+
+/** The statements a PUT or POST carries, in JSON or multipart/mixed with their attachments. */
+function readBody(call: XapiCall): { statements: unknown; attachments: AttachmentContent[] } {
+  if (!call.body?.length) throw badRequest('The request has no statements')
+  if (call.mediaType === 'multipart/mixed') return readStatementParts(call.body, call.contentType)
+  if (call.mediaType !== 'application/json') throw badRequest('Content-Type: application/json or multipart/mixed')
+  try {
+    return { statements: JSON.parse(call.body.toString('utf8')), attachments: [] }
+  } catch {
+    throw badRequest('The body is not JSON')
+  }
+}
+
+async function store(deps: ModuleDeps, principal: XapiPrincipal, statements: unknown[], attachments: AttachmentContent[]) {
+  assertGranted(principal, GRANTS.writeStatements)
+  if (!principal.authority) throw new XapiError(403, 'This caller cannot write statements')
+  assertSessionStatements(principal, statements)
+  const by = { authority: principal.authority, credentialId: principal.credentialId }
+  return deps.db.transaction().execute((trx) => storeStatements(trx, principal.orgId, statements, by, attachments))
+}
+
+function present(statement: Json, { format }: Presentation, call: XapiCall): Json {
+  if (format === 'ids') return idsOf(statement)
+  if (format === 'canonical') return canonicalOf(statement, acceptedLanguages(call.headers['accept-language'])) as Json
+  return statement
+}
+
+/** Sends JSON, or multipart/mixed with the attachments the statements name when asked for. */
+async function answer(deps: ModuleDeps, call: XapiCall, reply: FastifyReply, body: unknown, statements: Json[], asked: Presentation) {
+  if (!asked.attachments) return reply.type('application/json').send(body)
+  const hashes = [...new Set(statements.flatMap((s) => (s.attachments ?? []).map((a: Json) => a.sha2 as string)))]
+  const found = await findAttachments(deps.db, call.principal.orgId, hashes)
+  const boundary = randomUUID().replaceAll('-', '')
+  const parts = found.map((row) => ({ sha2: row.sha2, contentType: row.content_type, content: row.content }))
+  return reply.type(`multipart/mixed; boundary=${boundary}`).send(writeStatementParts(body, parts, boundary))
+}
+
+const encodeMore = (state: { filter: StatementFilter } & Presentation) => Buffer.from(JSON.stringify(state)).toString('base64url')
+
+function decodeMore(token: string): { filter: StatementFilter } & Presentation {
+  try {
+    return JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))
+  } catch {
+    throw badRequest('more: not a link this LRS gave')
+  }
+}
+
+async function getStatements(deps: ModuleDeps, call: XapiCall, reply: FastifyReply) {
+  const { principal, query } = call
+  assertGranted(principal, GRANTS.readStatements)
+  const own = readsOnlyOwn(principal) ? (principal.credentialId as string) : undefined
+  const consistentThrough = new Date().toISOString()
+  reply.header('x-experience-api-consistent-through', consistentThrough)
+  if (query.statementId !== undefined || query.voidedStatementId !== undefined) {
+    const asked = singleParams(query)
+    const row = await findStatement(deps.db, principal.orgId, asked.id, own)
+    if (!row || row.voided !== asked.voided) throw xapiNotFound('Statement')
+    const statement = present(row.statement, asked, call)
+    reply.header('last-modified', new Date(row.stored).toUTCString())
+    return answer(deps, call, reply, statement, [statement], asked)
+  }
+  const asked = query.more !== undefined ? onlyMore(query) : queryParams(query)
+  // The first page pins the upper bound on `stored`: statements stored later never shift the pages.
+  const filter: StatementFilter = {
+    ...asked.filter,
+    until: asked.filter.until ?? consistentThrough,
+    credentialId: own,
+    ...sessionFilter(principal),
+  }
+  const rows = await listStatements(deps.db, principal.orgId, filter)
+  const page = rows.slice(0, filter.limit)
+  const last = page.at(-1)
+  const more =
+    rows.length > filter.limit && last
+      ? `${STATEMENTS_PATH}?more=${encodeMore({ ...asked, filter: { ...asked.filter, until: filter.until, after: { stored: last.stored, seq: last.seq } } })}`
+      : ''
+  const statements = page.map((row) => present(row.statement, asked, call))
+  return answer(deps, call, reply, { statements, more }, statements, asked)
+}
+
+function onlyMore(query: Record<string, string>) {
+  if (Object.keys(query).length > 1) throw badRequest('more: give it alone')
+  return decodeMore(query.more)
+}
+
+/** A session credential reads only its registration. */
+const sessionFilter = (principal: XapiPrincipal): Partial<StatementFilter> =>
+  principal.session ? { registration: principal.session.registration } : {}
+
+export const statementsResource = (deps: ModuleDeps): XapiResource => ({
+  path: '/statements',
+  methods: {
+    GET: (call, reply) => getStatements(deps, call, reply),
+    PUT: async (call, reply) => {
+      const unknown = Object.keys(call.query).find((name) => name !== 'statementId')
+      if (unknown) throw badRequest(`${unknown}: PUT statements takes only statementId`)
+      if (call.query.statementId === undefined) throw badRequest('statementId: required')
+      const id = uuidParam('statementId', call.query.statementId)
+      const { statements, attachments } = readBody(call)
+      if (!statements || typeof statements !== 'object' || Array.isArray(statements)) throw badRequest('PUT statements takes one statement')
+      const statement = statements as Json
+      if (statement.id !== undefined && String(statement.id).toLowerCase() !== id) throw badRequest('statement.id differs from statementId')
+      await store(deps, call.principal, [{ ...statement, id }], attachments)
+      return reply.status(204).send()
+    },
+    POST: async (call, reply) => {
+      const unknown = Object.keys(call.query)[0]
+      if (unknown) throw badRequest(`${unknown}: POST statements takes no parameters`)
+      const { statements, attachments } = readBody(call)
+      const batch = Array.isArray(statements) ? statements : [statements]
+      if (batch.length === 0) throw badRequest('The batch is empty')
+      const ids = await store(deps, call.principal, batch, attachments)
+      return reply.type('application/json').send(ids)
+    },
+  },
+})
