@@ -2357,7 +2357,12 @@ export interface components {
          *               ]
          *             }
          *           },
-         *           "requestId": "req-4f1c2a"
+         *           "requestId": "req-4f1c2a",
+         *           "actorName": "Olav Hansen",
+         *           "personId": null,
+         *           "personName": null,
+         *           "targetKind": null,
+         *           "targetName": "MV Nordic Star"
          *         }
          *       ],
          *       "nextCursor": null,
@@ -2366,7 +2371,18 @@ export interface components {
          *     }
          */
         EventPage: {
-            items: components["schemas"]["Event"][];
+            items: (components["schemas"]["Event"] & {
+                /** @description Who did it, by name; null for the system */
+                actorName: string | null;
+                /** Format: uuid */
+                personId: string | null;
+                /** @description The person whose account, record or assignment it is, by name */
+                personName: string | null;
+                /** @description A document's or certificate's type */
+                targetKind: string | null;
+                /** @description The target in words: a record's number, an experience's company, a ship's or course's name */
+                targetName: string | null;
+            })[];
             nextCursor: string | null;
             /** @default false */
             hasMore: boolean;
@@ -2798,6 +2814,36 @@ export interface components {
             isActive: boolean;
         };
         /**
+         * NamedVerification
+         * @example {
+         *       "targetType": "identity_document",
+         *       "targetId": "0190a000-0000-7000-8000-000000000a09",
+         *       "status": "verified",
+         *       "rejectionReason": null,
+         *       "reviewedAt": "2026-06-15T08:30:00.000Z",
+         *       "recordType": "passport",
+         *       "recordNumber": "P1234567",
+         *       "reviewerName": "Olav Hansen"
+         *     }
+         */
+        NamedVerification: {
+            /** @enum {unknown} */
+            targetType: "identity_document" | "certificate" | "experience";
+            /** Format: uuid */
+            targetId: string;
+            /** @enum {unknown} */
+            status: "not_submitted" | "pending" | "verified" | "rejected";
+            rejectionReason: string | null;
+            /** Format: date-time */
+            reviewedAt: string | null;
+            /** @description The document's or certificate's type; null for an experience row */
+            recordType: string | null;
+            /** @description The document's or certificate's number; an experience row's company */
+            recordNumber: string | null;
+            /** @description Who verified or rejected it, by name */
+            reviewerName: string | null;
+        };
+        /**
          * NextOfKin
          * @example {
          *       "id": "0190a000-0000-7000-8000-000000000a0c",
@@ -2962,7 +3008,7 @@ export interface components {
         ProfileVerification: {
             /** @enum {unknown} */
             state: "approved" | "in_review" | "action_needed" | "incomplete";
-            items: components["schemas"]["Verification"][];
+            items: components["schemas"]["NamedVerification"][];
         };
         /**
          * ReadinessCode
@@ -3106,7 +3152,11 @@ export interface components {
          *       "rejectionReason": null,
          *       "reviewedAt": null,
          *       "userId": "0190a000-0000-7000-8000-000000000a01",
-         *       "submittedAt": "2026-06-15T08:30:00.000Z"
+         *       "submittedAt": "2026-06-15T08:30:00.000Z",
+         *       "userName": "Ana Silva",
+         *       "recordType": "passport",
+         *       "recordNumber": "P1234567",
+         *       "reviewerName": null
          *     }
          */
         ReviewQueueItem: {
@@ -3123,6 +3173,14 @@ export interface components {
             rejectionReason: string | null;
             /** Format: date-time */
             reviewedAt: string | null;
+            /** @description The person whose record it is, by name */
+            userName: string;
+            /** @description The document's or certificate's type; null for an experience row */
+            recordType: string | null;
+            /** @description The document's or certificate's number; an experience row's company */
+            recordNumber: string | null;
+            /** @description Who verified or rejected it, by name */
+            reviewerName: string | null;
         };
         /** ReviewQueueItemPage */
         ReviewQueueItemPage: {
@@ -10651,7 +10709,10 @@ export interface operations {
                      *           "targetId": "0190a000-0000-7000-8000-000000000a09",
                      *           "status": "pending",
                      *           "rejectionReason": null,
-                     *           "reviewedAt": null
+                     *           "reviewedAt": null,
+                     *           "recordType": "passport",
+                     *           "recordNumber": "P1234567",
+                     *           "reviewerName": null
                      *         }
                      *       ]
                      *     }
@@ -10785,7 +10846,11 @@ export interface operations {
                      *           "rejectionReason": null,
                      *           "reviewedAt": null,
                      *           "userId": "0190a000-0000-7000-8000-000000000a01",
-                     *           "submittedAt": "2026-06-15T08:30:00.000Z"
+                     *           "submittedAt": "2026-06-15T08:30:00.000Z",
+                     *           "userName": "Ana Silva",
+                     *           "recordType": "passport",
+                     *           "recordNumber": "P1234567",
+                     *           "reviewerName": null
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -17522,7 +17587,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventPage"];
-                    /** @example id,type,occurredAt,organizationId,actor,target,data,requestId */
+                    /** @example id,type,occurredAt,organizationId,actor,target,data,requestId,actorName,personId,personName,targetKind,targetName */
                     "text/csv": string;
                 };
             };

@@ -150,7 +150,8 @@ describe('the office console', () => {
     await page.getByLabel('Record id').fill(seeded.passportId)
     const verified = page.getByRole('row', { name: /verification\.verified/ })
     await verified.waitFor()
-    expect(await verified.textContent()).toContain(`identity_document ${seeded.passportId}`)
+    expect(await verified.textContent()).toContain('Passport P1234567')
+    expect(await verified.textContent()).toContain('Rob Review')
     await screenshot(page, 'admin-audit')
   })
 
@@ -228,7 +229,13 @@ describe('the office console', () => {
     await signInAs(page, service.baseUrl, email)
     await page.getByRole('heading', { name: 'Review queue' }).waitFor()
     const nav = page.getByRole('navigation', { name: 'Main' })
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Review queue', 'Crew', 'Fleet readiness', 'Expiring documents'])
+    expect(await nav.getByRole('link').allTextContents()).toEqual([
+      'Review queue',
+      'Crew',
+      'Fleet readiness',
+      'Expiring documents',
+      'Ships',
+    ])
     await page.goto(consoleUrl('/assignments'))
     await page.getByRole('alert').getByText('Your role does not give access to this screen.').waitFor()
   })
@@ -369,7 +376,7 @@ describe('the office console', () => {
       ['admin-organization', '/admin', 'Save settings'],
       ['admin-requirements', '/admin', 'Save requirements', 'Requirements'],
       ['admin-sso', '/admin', 'Single sign-on is off.', 'Single sign-on'],
-      ['admin-audit', '/admin', 'verification.verified', 'Audit events'],
+      ['admin-audit', '/admin', 'Passport P1234567', 'Audit events'],
     ]
     const found: Record<string, Violation[]> = {}
     for (const [name, path, ready, tab] of screens) {

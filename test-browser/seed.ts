@@ -21,10 +21,15 @@ function imo(n: number): string {
   return base + ([...base].reduce((sum, digit, i) => sum + Number(digit) * (7 - i), 0) % 10)
 }
 
-export async function createCrew(api: SeaworthyClient, firstName: string, lastName: string) {
+type Role = 'admin' | 'office_admin' | 'office_employee' | 'crew'
+
+/** A signed-up person of any role, with the tests' password. */
+export async function createPerson(api: SeaworthyClient, firstName: string, lastName: string, role: Role) {
   const email = `${firstName}.${lastName}@browser.test`.toLowerCase()
-  return ok(api.POST('/api/v1/shared/users', { body: { email, firstName, lastName, role: 'crew', password: PASSWORD } }))
+  return ok(api.POST('/api/v1/shared/users', { body: { email, firstName, lastName, role, password: PASSWORD } }))
 }
+
+export const createCrew = (api: SeaworthyClient, firstName: string, lastName: string) => createPerson(api, firstName, lastName, 'crew')
 
 export async function createShip(api: SeaworthyClient, name: string) {
   return ok(api.POST('/api/v1/shared/ships', { body: { name, imoNumber: imo(Date.now()) } }))
@@ -45,7 +50,7 @@ export async function assign(
 }
 
 /** A one-page PDF, as a scanned passport would arrive. */
-async function passportPdf(): Promise<Uint8Array> {
+export async function passportPdf(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create()
   const page = pdf.addPage([420, 595])
   const font = await pdf.embedFont(StandardFonts.Helvetica)

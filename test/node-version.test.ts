@@ -40,9 +40,7 @@ describe('supported Node.js lines', () => {
 
   it('are the ones the README names, 24 LTS for production', () => {
     const readme = readFileSync('README.md', 'utf8')
-    const setUp = readme
-      .slice(readme.indexOf('## Set up'), readme.indexOf('\n## ', readme.indexOf('## Set up')))
-      .replace(/\s+/g, ' ')
+    const setUp = readme.slice(readme.indexOf('## Set up'), readme.indexOf('\n## ', readme.indexOf('## Set up'))).replace(/\s+/g, ' ')
     expect(setUp).toContain('Node.js 24 LTS (24.11 or later), the line for production')
     expect(setUp).toContain('Node.js 20 (20.19 or later)')
   })

@@ -91,9 +91,20 @@ describe('SQL snapshots', () => {
     }
     const columns = { document_type: 'passport' as const, document_number: 'P1', uploaded_by_user_id: USER, upload_id: IDS[1] }
     const statements = await compiledSql((db) =>
-      insertExpiring(db, IDENTITY_DOCUMENTS, ORG, 90, { id: IDS[0], userId: USER, columns, upload: { id: IDS[1], ownerId: USER }, review, source }),
+      insertExpiring(db, IDENTITY_DOCUMENTS, ORG, 90, {
+        id: IDS[0],
+        userId: USER,
+        columns,
+        upload: { id: IDS[1], ownerId: USER },
+        review,
+        source,
+      }),
     )
-    await matchesSnapshot('identity-document-create', 'insertExpiring (identity documents): with an upload a crew member references', statements)
+    await matchesSnapshot(
+      'identity-document-create',
+      'insertExpiring (identity documents): with an upload a crew member references',
+      statements,
+    )
   })
 
   it('PATCH assignment without dates: one statement updating and reading back', async () => {

@@ -47,6 +47,7 @@ export const router = createBrowserRouter(
                 { path: '/readiness', lazy: screen(() => import('./readiness/ReadinessPage.js')) },
                 { path: '/expiring', lazy: screen(() => import('./readiness/ExpiringPage.js')) },
                 { path: '/sea-service', lazy: screen(() => import('./readiness/SeaServicePage.js')) },
+                { path: '/ships', lazy: screen(() => import('./ships/ShipsPage.js')) },
               ],
             },
             {

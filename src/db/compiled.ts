@@ -61,7 +61,9 @@ async function run<O>(db: Db, compiled: CompiledQuery<O>, bound: (name: string) 
 /** Rule 2: the statement built with the real values must read as the one built with stand-ins. */
 function checkNoBranch(compiled: CompiledQuery, real: CompiledQuery, shape: string): void {
   if (compiled.sql !== real.sql) {
-    throw new BuilderReadsValue(`A compiled statement's builder branches on a value (shape ${shape}): its text differs with the real values (db/compiled.ts)`)
+    throw new BuilderReadsValue(
+      `A compiled statement's builder branches on a value (shape ${shape}): its text differs with the real values (db/compiled.ts)`,
+    )
   }
 }
 

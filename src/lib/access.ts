@@ -66,7 +66,11 @@ export function assertCanReachUser(actor: Actor, userId: string, what = 'User'):
   if (owner && owner !== userId.toLowerCase()) throw notFound(what)
 }
 
-/** The permission names a role carries, as reported by the session endpoint. */
+/**
+ * The permission names a role carries, as reported by the session endpoint. The console shows each form,
+ * button and tab only with its permission, so this table must agree with the routes' roles: a test calls
+ * one operation per permission as every role (test/modules/users/permissions.test.ts).
+ */
 export const PERMISSIONS: Record<Role, string[]> = {
   admin: [
     'users:write',
@@ -85,6 +89,11 @@ export const PERMISSIONS: Record<Role, string[]> = {
     'learn:analytics',
     'uploads:write',
     'uploads:read',
+    'organization:write',
+    'requirements:write',
+    'sso:manage',
+    'webhooks:manage',
+    'audit:read',
   ],
   office_admin: [
     'users:read',
@@ -97,6 +106,7 @@ export const PERMISSIONS: Record<Role, string[]> = {
     'learn:assignments:write',
     'uploads:write',
     'uploads:read',
+    'audit:read',
   ],
   office_employee: ['users:read', 'ships:read', 'crew:read', 'crew:review', 'learn:read', 'uploads:write', 'uploads:read'],
   crew: [

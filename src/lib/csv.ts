@@ -21,10 +21,13 @@ export const ExportFormat = Type.Optional(
 /** Whether a route exports CSV: its query schema takes `format: ExportFormat`. */
 export const exportsCsv = (querystring: unknown) => (querystring as TObject | undefined)?.properties?.format === ExportFormat
 
+/** An item's fields, in order; an item made of parts (`allOf`, as the audit event and its names) has each part's. */
+const fieldsOf = (item: TObject | { allOf: TObject[] }): string[] =>
+  'allOf' in item ? item.allOf.flatMap(fieldsOf) : Object.keys(item.properties)
+
 /** The OpenAPI 200 of a list that exports CSV: its JSON page, or the CSV text with the item's fields as the header row. */
 export function jsonOrCsv(page: TObject) {
-  const item = (page.properties.items as TArray<TObject>).items
-  const header = Object.keys(item.properties).join(',')
+  const header = fieldsOf((page.properties.items as TArray<TObject>).items).join(',')
   return {
     description: 'OK: a page of the list, or every matching row as CSV',
     content: {

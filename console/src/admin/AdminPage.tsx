@@ -1,4 +1,4 @@
-import { useSession } from '../auth/session.js'
+import { useCan } from '../shared/permissions.js'
 import { TabbedPage } from '../shared/TabbedPage.js'
 import { AuditTab } from './AuditTab.js'
 import { OrganizationTab } from './OrganizationTab.js'
@@ -7,17 +7,17 @@ import { SsoTab } from './SsoTab.js'
 import { WebhooksTab } from './WebhooksTab.js'
 
 export default function AdminPage() {
-  // Webhooks are the admins' alone (the API answers 403 to an office admin), so only they see the tab.
-  const { role } = useSession()
+  // Everyone here reads the settings and requirements; the other tabs show only with their permission.
+  const can = useCan()
   return (
     <TabbedPage
       title="Admin"
       tabs={[
         { value: 'organization', label: 'Organization', content: <OrganizationTab /> },
         { value: 'requirements', label: 'Requirements', content: <RequirementsTab /> },
-        { value: 'sso', label: 'Single sign-on', content: <SsoTab /> },
-        { value: 'audit', label: 'Audit events', content: <AuditTab /> },
-        ...(role === 'admin' ? [{ value: 'webhooks', label: 'Webhooks', content: <WebhooksTab /> }] : []),
+        { value: 'sso', label: 'Single sign-on', content: <SsoTab />, shown: can('sso:manage') },
+        { value: 'audit', label: 'Audit events', content: <AuditTab />, shown: can('audit:read') },
+        { value: 'webhooks', label: 'Webhooks', content: <WebhooksTab />, shown: can('webhooks:manage') },
       ]}
     />
   )

@@ -6,7 +6,9 @@ import type { components } from '../../../client/index.js'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { DataTable } from '../shared/DataTable.js'
+import { labelOf, recordLabel } from '../shared/labels.js'
 import { LoadMore } from '../shared/LoadMore.js'
+import { PersonLink } from '../shared/PersonLink.js'
 import { QueryState } from '../shared/QueryState.js'
 
 type EventType = components['schemas']['Event']['type']
@@ -83,8 +85,12 @@ export function AuditTab() {
             columns={[
               { header: 'When', cell: (e) => e.occurredAt.slice(0, 19).replace('T', ' ') },
               { header: 'Event', cell: (e) => e.type },
-              { header: 'By', cell: (e) => (e.actor ? `${e.actor.role} ${e.actor.userId}` : 'the service') },
-              { header: 'Record', cell: (e) => `${e.target.type} ${e.target.id ?? ''}` },
+              {
+                header: 'By',
+                cell: (e) => (e.actor ? <PersonLink userId={e.actor.userId} name={e.actorName ?? labelOf(e.actor.role)} /> : 'The service'),
+              },
+              { header: 'Person', cell: (e) => (e.personId ? <PersonLink userId={e.personId} name={e.personName ?? ''} /> : '—') },
+              { header: 'Record', cell: (e) => recordLabel(e.target.type, e.targetKind, e.targetName) },
               { header: 'Request', cell: (e) => e.requestId ?? '—' },
             ]}
           />

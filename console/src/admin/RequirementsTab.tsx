@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, NumberInput, Stack, Table, TextInput } from '@mantine/core'
+import { Button, Checkbox, Group, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { components } from '../../../client/index.js'
@@ -6,7 +6,9 @@ import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { labelOf } from '../shared/labels.js'
 import { MutationAlert } from '../shared/MutationAlert.js'
+import { useCan } from '../shared/permissions.js'
 import { QueryState } from '../shared/QueryState.js'
+import { ScrollRegion } from '../shared/ScrollRegion.js'
 import { CERTIFICATE_TYPES, DOCUMENT_TYPES } from '../shared/record-types.js'
 
 type Requirement = components['schemas']['Requirement']
@@ -15,6 +17,7 @@ const toggled = <T,>(list: T[], value: T) => (list.includes(value) ? list.filter
 /** Which documents and certificates each assignment role needs: rows are roles, columns are types. */
 export function RequirementsTab() {
   const { api } = useSession()
+  const editable = useCan()('requirements:write')
   const queryClient = useQueryClient()
   const requirements = useQuery({ queryKey: ['requirements'], queryFn: () => unwrap(api.GET('/api/v1/crew/requirements')) })
   const [rows, setRows] = useState<Requirement[]>([])
@@ -30,8 +33,8 @@ export function RequirementsTab() {
     <QueryState query={requirements}>
       {() => (
         <Stack>
-          <Table.ScrollContainer minWidth={900}>
-            <Table>
+          <ScrollRegion label="Requirements matrix">
+            <Table miw={900}>
               <Table.Caption>Requirements matrix</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
@@ -51,6 +54,7 @@ export function RequirementsTab() {
                         <Checkbox
                           aria-label={`${r.role} needs ${labelOf(t)}`}
                           checked={r.documentTypes.includes(t)}
+                          disabled={!editable}
                           onChange={() => update(r.role, (x) => ({ ...x, documentTypes: toggled(x.documentTypes, t) }))}
                         />
                       </Table.Td>
@@ -60,6 +64,7 @@ export function RequirementsTab() {
                         <Checkbox
                           aria-label={`${r.role} needs ${labelOf(t)}`}
                           checked={r.certificateTypes.includes(t)}
+                          disabled={!editable}
                           onChange={() => update(r.role, (x) => ({ ...x, certificateTypes: toggled(x.certificateTypes, t) }))}
                         />
                       </Table.Td>
@@ -71,6 +76,7 @@ export function RequirementsTab() {
                         max={36500}
                         allowDecimal={false}
                         w={110}
+                        disabled={!editable}
                         value={r.minSeaServiceDays ?? ''}
                         onChange={(value) => update(r.role, (x) => ({ ...x, minSeaServiceDays: typeof value === 'number' ? value : null }))}
                       />
@@ -79,23 +85,26 @@ export function RequirementsTab() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
-          <Group align="end">
-            <TextInput label="Add a role" value={newRole} onChange={(e) => setNewRole(e.currentTarget.value)} />
-            <Button
-              variant="default"
-              disabled={!newRole.trim() || rows.some((r) => r.role === newRole.trim())}
-              onClick={() => {
-                setRows([...rows, { role: newRole.trim(), documentTypes: [], certificateTypes: [], minSeaServiceDays: null }])
-                setNewRole('')
-              }}
-            >
-              Add role
-            </Button>
-            <Button onClick={() => save.mutate()} loading={save.isPending}>
-              Save requirements
-            </Button>
-          </Group>
+          </ScrollRegion>
+          {!editable && <Text c="dimmed">Only admins change the requirements.</Text>}
+          {editable && (
+            <Group align="end">
+              <TextInput label="Add a role" value={newRole} onChange={(e) => setNewRole(e.currentTarget.value)} />
+              <Button
+                variant="default"
+                disabled={!newRole.trim() || rows.some((r) => r.role === newRole.trim())}
+                onClick={() => {
+                  setRows([...rows, { role: newRole.trim(), documentTypes: [], certificateTypes: [], minSeaServiceDays: null }])
+                  setNewRole('')
+                }}
+              >
+                Add role
+              </Button>
+              <Button onClick={() => save.mutate()} loading={save.isPending}>
+                Save requirements
+              </Button>
+            </Group>
+          )}
           <MutationAlert mutation={save} />
         </Stack>
       )}

@@ -5,28 +5,39 @@ import { type FormEvent, useState } from 'react'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { GOOD } from '../shared/colours.js'
-import { errorText } from '../shared/errors.js'
+import { fieldErrors, formLevelError } from '../shared/field-errors.js'
+import { useShipOptions } from './ship-options.js'
 
-/** Assigns one person to a ship in a role. */
-export function CreateAssignment({ shipOptions, onCreated }: { shipOptions: { value: string; label: string }[]; onCreated: () => void }) {
+const FIELDS = ['userId', 'shipId', 'role', 'startDate', 'dueDate', 'endDate']
+
+/** Assigns one person to a ship in a role; from a profile the person is given. */
+export function CreateAssignment({ userId: givenUser, onCreated }: { userId?: string; onCreated: () => void }) {
   const { api } = useSession()
+  const shipOptions = useShipOptions()
   const [personSearch, setPersonSearch] = useState('')
   const [debounced] = useDebouncedValue(personSearch.trim(), 250)
-  const [userId, setUserId] = useState<string | null>(null)
+  const [userId, setUserId] = useState<string | null>(givenUser ?? null)
   const [shipId, setShipId] = useState<string | null>(null)
   const [role, setRole] = useState('')
-  const [startDate, setStartDate] = useState('')
-  const [endDate, setEndDate] = useState('')
+  const [dates, setDates] = useState({ startDate: '', dueDate: '', endDate: '' })
   const people = useQuery({
     queryKey: ['roster', 'crew', debounced],
     queryFn: () =>
       unwrap(api.GET('/api/v1/crew/roster', { params: { query: { limit: 20, role: 'crew', search: debounced || undefined } } })),
+    enabled: !givenUser,
   })
   const create = useMutation({
     mutationFn: () =>
       unwrap(
         api.POST('/api/v1/assignments/', {
-          body: { userId: userId ?? '', shipId: shipId ?? '', role, startDate: startDate || null, endDate: endDate || null },
+          body: {
+            userId: userId ?? '',
+            shipId: shipId ?? '',
+            role: role.trim(),
+            startDate: dates.startDate || null,
+            dueDate: dates.dueDate || null,
+            endDate: dates.endDate || null,
+          },
         }),
       ),
     onSuccess: onCreated,
@@ -35,35 +46,52 @@ export function CreateAssignment({ shipOptions, onCreated }: { shipOptions: { va
     event.preventDefault()
     create.mutate()
   }
+  const errors = fieldErrors(create.error)
+  const general = formLevelError(create.error, FIELDS)
   const personOptions = (people.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName} (${p.email})` }))
+  const dateInput = (name: keyof typeof dates, label: string) => (
+    <TextInput
+      label={label}
+      type="date"
+      value={dates[name]}
+      error={errors[name]}
+      onChange={(e) => setDates({ ...dates, [name]: e.currentTarget.value })}
+    />
+  )
 
   return (
-    <Card withBorder component="form" onSubmit={submit} aria-label="New assignment">
+    <Card withBorder component="form" onSubmit={submit} aria-label="New assignment" noValidate>
       <Text fw={700}>New assignment</Text>
-      <Group align="end">
-        <Select
-          label="Person"
-          data={personOptions}
-          value={userId}
-          onChange={setUserId}
-          searchable
-          searchValue={personSearch}
-          onSearchChange={setPersonSearch}
-          filter={({ options }) => options}
-          required
-          miw={280}
-        />
-        <Select label="Ship" data={shipOptions} value={shipId} onChange={setShipId} searchable required />
-        <TextInput label="Role" value={role} onChange={(e) => setRole(e.currentTarget.value)} required />
-        <TextInput label="Start" type="date" value={startDate} onChange={(e) => setStartDate(e.currentTarget.value)} />
-        <TextInput label="End" type="date" value={endDate} onChange={(e) => setEndDate(e.currentTarget.value)} />
-        <Button type="submit" loading={create.isPending} disabled={!userId || !shipId || !role.trim()}>
+      <Group align="start" wrap="wrap">
+        {!givenUser && (
+          <Select
+            label="Person"
+            data={personOptions}
+            value={userId}
+            onChange={setUserId}
+            searchable
+            searchValue={personSearch}
+            onSearchChange={setPersonSearch}
+            filter={({ options }) => options}
+            withAsterisk
+            error={errors.userId}
+            miw={260}
+          />
+        )}
+        <Select label="Ship" data={shipOptions} value={shipId} onChange={setShipId} searchable withAsterisk error={errors.shipId} />
+        <TextInput label="Role" value={role} onChange={(e) => setRole(e.currentTarget.value)} withAsterisk error={errors.role} />
+        {dateInput('startDate', 'Start')}
+        {dateInput('dueDate', 'Due')}
+        {dateInput('endDate', 'End')}
+      </Group>
+      <Group mt="sm">
+        <Button type="submit" loading={create.isPending}>
           Assign
         </Button>
       </Group>
-      {create.isError && (
+      {general && (
         <Alert color="red" role="alert" mt="xs">
-          {errorText(create.error)}
+          {general}
         </Alert>
       )}
       {create.isSuccess && (

@@ -5,6 +5,8 @@ import { useState } from 'react'
 import type { components } from '../../../client/index.js'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
+import { NewPersonButton } from '../people/NewPersonButton.js'
+import { useCan } from '../shared/permissions.js'
 import { DataTable } from '../shared/DataTable.js'
 import { LoadMore } from '../shared/LoadMore.js'
 import { labelOf } from '../shared/labels.js'
@@ -22,6 +24,7 @@ const options = (values: string[]) => values.map((value) => ({ value, label: lab
 
 export default function RosterPage() {
   const { api } = useSession()
+  const can = useCan()
   const [search, setSearch] = useState('')
   const [debounced] = useDebouncedValue(search.trim(), 250)
   const [state, setState] = useState<VerificationState | null>(null)
@@ -48,9 +51,12 @@ export default function RosterPage() {
 
   return (
     <Stack>
-      <Title order={1} size="h2">
-        Crew
-      </Title>
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1} size="h2">
+          Crew
+        </Title>
+        {can('users:write') && <NewPersonButton />}
+      </Group>
       <Group align="end">
         <TextInput label="Search name or e-mail" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
         <Select

@@ -1,4 +1,5 @@
-import { AppShell, Button, Group, NavLink, Text, Title } from '@mantine/core'
+import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core'
+import { useDisclosure } from '@mantine/hooks'
 import { Suspense } from 'react'
 import { Link, Outlet, useLocation } from 'react-router'
 import { MANAGERS, STAFF } from '../auth/roles.js'
@@ -20,6 +21,7 @@ const NAV: NavItem[] = [
   { to: '/readiness', label: 'Fleet readiness', roles: STAFF },
   { to: '/expiring', label: 'Expiring documents', roles: STAFF },
   { to: '/sea-service', label: 'Sea service', roles: STAFF },
+  { to: '/ships', label: 'Ships', roles: STAFF },
   { to: '/assignments', label: 'Assignments', roles: MANAGERS },
   { to: '/learning', label: 'Learning', roles: MANAGERS },
   { to: '/admin', label: 'Admin', roles: MANAGERS },
@@ -29,16 +31,22 @@ export function Shell() {
   const { me, role, signOut } = useSession()
   const { pathname } = useLocation()
   const items = NAV.filter((item) => item.roles.includes(role))
+  // Below 768 px (Mantine's `sm`) the navigation is a drawer behind the burger; choosing a screen closes it.
+  const [drawer, { toggle, close }] = useDisclosure(false)
+  const who = `${me.user.firstName} ${me.user.lastName} (${role.replace('_', ' ')})`
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 0 }} padding="md">
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !drawer } }} padding="md">
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Title order={2} size="h4">
-            Seaworthy · {me.organization.name}
-          </Title>
-          <Group>
-            <Text size="sm">
-              {me.user.firstName} {me.user.lastName} ({role.replace('_', ' ')})
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap" miw={0}>
+            <Burger opened={drawer} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
+            <Title order={2} size="h4" lineClamp={1}>
+              Seaworthy · {me.organization.name}
+            </Title>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm" visibleFrom="sm">
+              {who}
             </Text>
             <Button variant="subtle" size="xs" component={Link} to="/account/password">
               Change password
@@ -50,12 +58,16 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Main">
+        <Text size="sm" hiddenFrom="sm" px="sm" pb="xs">
+          {who}
+        </Text>
         {items.map((item) => (
           <NavLink
             key={item.to}
             component={Link}
             to={item.to}
             label={item.label}
+            onClick={close}
             active={pathname === item.to || (item.to !== '/me' && pathname.startsWith(`${item.to}/`))}
           />
         ))}

@@ -1,4 +1,4 @@
-import { Stack, TextInput } from '@mantine/core'
+import { Group, Stack, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
@@ -6,10 +6,13 @@ import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { DataTable } from '../shared/DataTable.js'
 import { LoadMore } from '../shared/LoadMore.js'
+import { useCan } from '../shared/permissions.js'
 import { QueryState } from '../shared/QueryState.js'
+import { CourseActions, NewCourseButton } from './CourseForms.js'
 
 export function CoursesTab() {
   const { api } = useSession()
+  const editable = useCan()('learn:courses:write')
   const [search, setSearch] = useState('')
   const [debounced] = useDebouncedValue(search.trim(), 250)
   const courses = useInfiniteQuery({
@@ -25,7 +28,10 @@ export function CoursesTab() {
   })
   return (
     <Stack>
-      <TextInput label="Search courses" value={search} onChange={(e) => setSearch(e.currentTarget.value)} maxLength={200} />
+      <Group align="end" justify="space-between" wrap="wrap">
+        <TextInput label="Search courses" value={search} onChange={(e) => setSearch(e.currentTarget.value)} maxLength={200} />
+        {editable && <NewCourseButton />}
+      </Group>
       <QueryState query={courses}>
         {(data) => (
           <DataTable
@@ -37,6 +43,7 @@ export function CoursesTab() {
               { header: 'Description', cell: (c) => c.description ?? '—' },
               { header: 'Enrolled', cell: (c) => c.enrollmentCount },
               { header: 'Created', cell: (c) => c.createdAt.slice(0, 10) },
+              ...(editable ? [{ header: 'Actions', cell: (c: { id: string; title: string }) => <CourseActions course={c} /> }] : []),
             ]}
           />
         )}

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
-import { labelOf } from '../shared/labels.js'
+import { recordLabel } from '../shared/labels.js'
 import { QueryState } from '../shared/QueryState.js'
 import { ReviewItemPanel } from './ReviewItemPanel.js'
 import { loadReviewTarget, type ReviewItem } from './review-target.js'
@@ -66,14 +66,22 @@ export default function ReviewPage() {
         {() =>
           selected ? (
             <Grid>
-              <Grid.Col span={3}>
+              <Grid.Col span={{ base: 12, md: 3 }}>
                 <nav aria-label="Pending items">
                   {items.map((item) => (
                     <NavLink
                       // A button, so Tab reaches every item as well as J/K do.
                       component="button"
                       key={item.targetId}
-                      label={`${labelOf(item.targetType)} · ${item.submittedAt?.slice(0, 16).replace('T', ' ') ?? 'not submitted'}`}
+                      // Both lines inherit the item's colour, which keeps its contrast when the item is active.
+                      label={
+                        <>
+                          <Text size="sm">{recordLabel(item.targetType, item.recordType, item.recordNumber)}</Text>
+                          <Text size="xs">
+                            {item.userName} · {item.submittedAt?.slice(0, 16).replace('T', ' ') ?? 'not submitted'}
+                          </Text>
+                        </>
+                      }
                       variant="filled"
                       active={item.targetId === selected.targetId}
                       onClick={() => setSelectedId(item.targetId)}
@@ -83,7 +91,7 @@ export default function ReviewPage() {
                   ))}
                 </nav>
               </Grid.Col>
-              <Grid.Col span={9}>
+              <Grid.Col span={{ base: 12, md: 9 }}>
                 <ReviewItemPanel key={selected.targetId} item={selected} onDecided={decided} />
               </Grid.Col>
             </Grid>

@@ -5,10 +5,13 @@ export interface PageTab {
   value: string
   label: string
   content: ReactNode
+  /** False leaves the tab out (the caller's role may not use it); absent: shown. */
+  shown?: boolean
 }
 
 /** A screen of a few tabs under one title; only the open tab is mounted, so only it loads data. */
-export function TabbedPage({ title, tabs }: { title: string; tabs: PageTab[] }) {
+export function TabbedPage({ title, tabs: all }: { title: string; tabs: PageTab[] }) {
+  const tabs = all.filter((t) => t.shown !== false)
   return (
     <Stack>
       <Title order={1} size="h2">

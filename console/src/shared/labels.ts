@@ -25,3 +25,10 @@ export function labelOf(code: string): string {
   const text = code.replaceAll('_', ' ')
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
+
+/** A record in words: its type and number ("Passport P1234567"), an experience row by its company. */
+export function recordLabel(type: string, kind: string | null, name: string | null): string {
+  const what = labelOf(kind ?? type)
+  if (!name) return what
+  return type === 'experience' ? `${what}: ${name}` : `${what} ${name}`
+}

@@ -24,7 +24,8 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
       config,
       schema: {
         operationId: 'bulkUpdateAssignments',
-        description: 'Admins only. One change applied to every listed assignment; each one it cannot apply is left unchanged and reported with why (`failedAssignmentIds`, `errors`). A concurrent change that gives a user a second active assignment on a ship is a 409.',
+        description:
+          'Admins only. One change applied to every listed assignment; each one it cannot apply is left unchanged and reported with why (`failedAssignmentIds`, `errors`). A concurrent change that gives a user a second active assignment on a ship is a 409.',
         tags,
         summary: 'Update assignments in bulk',
         body: BulkUpdate,
@@ -39,7 +40,8 @@ export const bulkRoutes: ModulePlugin = (app, { db }) => {
       config,
       schema: {
         operationId: 'bulkCreateAssignments',
-        description: 'Admins only. One assignment per listed user on the ship; users who already have an active one there are skipped (`skippedUserIds`). A concurrent change that gives one of them an active assignment on the ship meanwhile is a 409.',
+        description:
+          'Admins only. One assignment per listed user on the ship; users who already have an active one there are skipped (`skippedUserIds`). A concurrent change that gives one of them an active assignment on the ship meanwhile is a 409.',
         tags,
         summary: 'Assign users to a ship in bulk',
         body: BulkCreate,

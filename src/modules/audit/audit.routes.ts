@@ -3,7 +3,7 @@ import { listOrCsv } from '../../lib/csv.js'
 import { invalid } from '../../lib/errors.js'
 import type { ModulePlugin } from '../types.js'
 import { listEvents } from './audit.queries.js'
-import { AuditQuery, EventPage, eventWireSchema } from './audit.schemas.js'
+import { AuditEventColumns, AuditQuery, EventPage } from './audit.schemas.js'
 import { type EventType, typesMatching } from './event-types.js'
 
 /** The `type` filter as the types it names; a part that names none is a 422. */
@@ -36,7 +36,7 @@ export const auditRoutes: ModulePlugin = (app, { db }) => {
       const types = expandTypes(request.query.type)
       return listOrCsv(request, reply, {
         name: 'audit-events',
-        item: eventWireSchema,
+        item: AuditEventColumns,
         query: request.query,
         list: (query) => listEvents(db, request.actor.orgId, query, types),
       })

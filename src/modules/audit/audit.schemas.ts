@@ -77,4 +77,37 @@ export const AuditQuery = Type.Object({
 })
 export type AuditQuery = Static<typeof AuditQuery>
 
-export const EventPage = Page(eventWireSchema)
+const EventNames = Type.Object({
+  actorName: Nullable(Type.String({ description: 'Who did it, by name; null for the system' })),
+  personId: Nullable(Uuid),
+  personName: Nullable(Type.String({ description: 'The person whose account, record or assignment it is, by name' })),
+  targetKind: Nullable(Type.String({ description: "A document's or certificate's type" })),
+  targetName: Nullable(
+    Type.String({ description: "The target in words: a record's number, an experience's company, a ship's or course's name" }),
+  ),
+})
+
+/**
+ * An event as the audit list shows it: the `Event` itself (a webhook's payload too) and, added beside it,
+ * the people and record it concerns by name.
+ */
+export const AuditEvent = Type.Intersect([eventWireSchema, EventNames], {
+  title: 'AuditEvent',
+  examples: [
+    {
+      ...(eventWireSchema as unknown as { examples: Record<string, unknown>[] }).examples[0],
+      actorName: 'Olav Hansen',
+      personId: null,
+      personName: null,
+      targetKind: null,
+      targetName: 'MV Nordic Star',
+    },
+  ],
+})
+
+/** The same as the CSV export's columns: the event's, then the names. */
+export const AuditEventColumns = Type.Object({ ...eventWireSchema.properties, ...EventNames.properties })
+
+// Titled as before the names were added, so the document's schema names stay what clients know.
+const page = Page(AuditEvent)
+export const EventPage = Type.Object(page.properties, { title: 'EventPage', examples: (page as { examples?: unknown[] }).examples })

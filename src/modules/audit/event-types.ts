@@ -59,7 +59,6 @@ export const EVENT_TYPES = [
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
-
 /** The types a pattern names: one type, or `prefix.*` for every type of that prefix; empty when it names none. */
 export function typesMatching(pattern: string): EventType[] {
   if (pattern.endsWith('.*')) return EVENT_TYPES.filter((type) => type.startsWith(pattern.slice(0, -1)))

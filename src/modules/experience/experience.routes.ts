@@ -64,7 +64,8 @@ export const experienceRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'updateExperience',
         summary: 'Update a sea-service record',
-        description: "Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected record sends it back to review.",
+        description:
+          "Crew change their own, admins and office admins anyone's. Only the fields sent change; a change to a verified or rejected record sends it back to review.",
         tags,
         params: ExperienceParams,
         body: ExperienceUpdate,

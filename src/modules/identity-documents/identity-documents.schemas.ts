@@ -90,7 +90,10 @@ export const IDENTITY_DOCUMENTS: ExpiringKind = {
   typeField: { wire: 'documentType', column: 'document_type' },
   columns: DOCUMENT_COLUMNS,
   // The country is stored upper-case, whatever case it is sent in.
-  stored: (body) => ({ ...body, issuingCountry: typeof body.issuingCountry === 'string' ? body.issuingCountry.toUpperCase() : body.issuingCountry }),
+  stored: (body) => ({
+    ...body,
+    issuingCountry: typeof body.issuingCountry === 'string' ? body.issuingCountry.toUpperCase() : body.issuingCountry,
+  }),
   api: {
     record: IdentityDocument,
     create: IdentityDocumentCreate,

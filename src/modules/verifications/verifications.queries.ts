@@ -7,7 +7,8 @@ import { type EventType, eventsInsert } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
 import { afterCursor, decodeCursor, toPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
-import type { ProfileState, ReviewQueueItem, ReviewQueueQuery, Verification } from './verifications.schemas.js'
+import { namesOf, type RecordNames, withRecordNames } from './record-names.queries.js'
+import type { NamedVerification, ProfileState, ReviewQueueItem, ReviewQueueQuery, Verification } from './verifications.schemas.js'
 
 type VerificationRow = Selectable<VerificationsTable>
 export interface Target {
@@ -36,10 +37,11 @@ const toVerification = (row: VerificationColumns): Verification => ({
   reviewedAt: isoOrNull(row.reviewed_at),
 })
 
-const toQueueItem = (row: VerificationRow): ReviewQueueItem => ({
+const toQueueItem = (row: VerificationRow & RecordNames): ReviewQueueItem => ({
   ...toVerification(row),
   userId: row.user_id,
   submittedAt: isoOrNull(row.submitted_at),
+  ...namesOf(row),
 })
 
 /** The record tables whose rows are reviewed, with the verification target of each. */
@@ -155,16 +157,18 @@ export async function applyReview(db: Db, actor: Actor, target: Target, ownerId:
   return row && { status: row.current, moved: row.status === null ? undefined : row.moved }
 }
 
-export async function userVerifications(db: Db, orgId: string, userId: string): Promise<Verification[]> {
-  const rows = await db
-    .selectFrom('verifications')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('target_id')
+export async function userVerifications(db: Db, orgId: string, userId: string): Promise<NamedVerification[]> {
+  const rows = await withRecordNames(db.selectFrom('verifications'))
+    .selectAll('verifications')
+    .where('verifications.organization_id', '=', orgId)
+    .where('verifications.user_id', '=', userId)
+    .orderBy('verifications.created_at')
+    .orderBy('verifications.target_id')
     .execute()
-  return rows.map(toVerification)
+  return rows.map((row) => {
+    const { userName: _, ...names } = namesOf(row)
+    return { ...toVerification(row), ...names }
+  })
 }
 
 /** Each user's profile state, for all users of the organization at once (DECISIONS §3). */
@@ -214,8 +218,8 @@ export async function listReviewQueue(db: Db, orgId: string, query: ReviewQueueQ
     )
   }
   const cursor = decodeCursor(query.cursor)
-  let page = filtered
-    .selectAll()
+  let page = withRecordNames(filtered)
+    .selectAll('verifications')
     .orderBy(sortColumn)
     .orderBy('verifications.target_id')
     .limit(query.limit + 1)
@@ -224,7 +228,10 @@ export async function listReviewQueue(db: Db, orgId: string, query: ReviewQueueQ
     page.execute(),
     query.include_count ? filtered.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow() : null,
   ])
-  const keyOf = (row: VerificationRow): [string, string] => [(row.submitted_at ?? row.created_at).toISOString(), row.target_id]
+  const keyOf = (row: VerificationRow & RecordNames): [string, string] => [
+    (row.submitted_at ?? row.created_at).toISOString(),
+    row.target_id,
+  ]
   return toPage(rows, query.limit, keyOf, toQueueItem, count ? count.n : null)
 }
 

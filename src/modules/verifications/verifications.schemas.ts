@@ -28,6 +28,34 @@ export const Verification = Type.Object(
 )
 export type Verification = Static<typeof Verification>
 
+/** The names a list of reviews shows beside the ids (added fields: older clients read the rest unchanged). */
+const RecordNameFields = {
+  recordType: Nullable(Type.String({ description: "The document's or certificate's type; null for an experience row" })),
+  recordNumber: Nullable(Type.String({ description: "The document's or certificate's number; an experience row's company" })),
+  reviewerName: Nullable(Type.String({ description: 'Who verified or rejected it, by name' })),
+}
+
+/** A profile's review item, with the record and the reviewer by name. */
+export const NamedVerification = Type.Object(
+  { ...Verification.properties, ...RecordNameFields },
+  {
+    title: 'NamedVerification',
+    examples: [
+      {
+        targetType: 'identity_document',
+        targetId: '0190a000-0000-7000-8000-000000000a09',
+        status: 'verified',
+        rejectionReason: null,
+        reviewedAt: '2026-06-15T08:30:00.000Z',
+        recordType: 'passport',
+        recordNumber: 'P1234567',
+        reviewerName: 'Olav Hansen',
+      },
+    ],
+  },
+)
+export type NamedVerification = Static<typeof NamedVerification>
+
 export const RejectBody = Type.Object(
   { reason: Type.String({ minLength: 1, maxLength: 1000 }) },
   { title: 'RejectBody', examples: [{ reason: 'The scan is unreadable; please upload it again' }] },
@@ -38,7 +66,7 @@ export const ProfileState = Type.Enum(['approved', 'in_review', 'action_needed',
 export type ProfileState = Static<typeof ProfileState>
 
 export const ProfileVerification = Type.Object(
-  { state: ProfileState, items: Type.Array(Verification) },
+  { state: ProfileState, items: Type.Array(NamedVerification) },
   {
     examples: [
       {
@@ -50,6 +78,9 @@ export const ProfileVerification = Type.Object(
             status: 'pending',
             rejectionReason: null,
             reviewedAt: null,
+            recordType: 'passport',
+            recordNumber: 'P1234567',
+            reviewerName: null,
           },
         ],
       },
@@ -67,6 +98,8 @@ export const ReviewQueueItem = Type.Object(
     submittedAt: Nullable(DateTime),
     rejectionReason: Nullable(Type.String()),
     reviewedAt: Nullable(DateTime),
+    userName: Type.String({ description: 'The person whose record it is, by name' }),
+    ...RecordNameFields,
   },
   {
     examples: [
@@ -78,6 +111,10 @@ export const ReviewQueueItem = Type.Object(
         reviewedAt: null,
         userId: '0190a000-0000-7000-8000-000000000a01',
         submittedAt: '2026-06-15T08:30:00.000Z',
+        userName: 'Ana Silva',
+        recordType: 'passport',
+        recordNumber: 'P1234567',
+        reviewerName: null,
       },
     ],
     title: 'ReviewQueueItem',

@@ -66,11 +66,14 @@ describe('GET /api/v1/shared/audit-events (DECISIONS §11)', () => {
       expect(res.status).toBe(200)
       expect(res.headers['content-type']).toMatch(/^text\/csv/)
       const lines = res.text.trimEnd().split('\r\n')
-      expect(lines[0]).toBe('id,type,occurredAt,organizationId,actor,target,data,requestId')
+      expect(lines[0]).toBe(
+        'id,type,occurredAt,organizationId,actor,target,data,requestId,actorName,personId,personName,targetKind,targetName',
+      )
       // Every match despite limit=1, newest first, as the JSON list orders them.
       expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(json.map((e: any) => e.id))
       expect(lines[1]).toContain('ship.updated')
       expect(lines[1]).toContain('csv-2')
+      expect(lines[1]).toMatch(/,Test admin,,,,'=MV Formula$/)
       expect(lines[1]).toContain(`""id"":""${ship.id}""`)
     }
     expect((await org.crew.api.get(`${AUDIT}?format=csv`)).status).toBe(403)

@@ -23,6 +23,17 @@ async function addExperience(owner: TestUser): Promise<string> {
 const act = (org: TestOrg, path: string, id: string, action: 'submit' | 'verify' | 'reject') =>
   org.admin.api.post(`/api/v1/crew/${path}/${id}/${action}`, action === 'reject' ? { reason: 'Expired scan' } : undefined)
 
+/** A pending passport numbered P1 as the rollup lists it, with its number and no reviewer yet. */
+const PENDING_PASSPORT = {
+  targetType: 'identity_document',
+  status: 'pending',
+  rejectionReason: null,
+  reviewedAt: null,
+  recordType: 'passport',
+  recordNumber: 'P1',
+  reviewerName: null,
+}
+
 describe('profile rollup', () => {
   it('is incomplete with no items', async () => {
     const org = await newOrg()
@@ -37,7 +48,7 @@ describe('profile rollup', () => {
     const res = await rollup(org.crew, org.crew.id)
     expect(res.body).toEqual({
       state: 'in_review',
-      items: [{ targetType: 'identity_document', targetId: docId, status: 'pending', rejectionReason: null, reviewedAt: null }],
+      items: [{ ...PENDING_PASSPORT, targetId: docId }],
     })
     await act(org, 'identity-documents', docId, 'verify')
     expect((await rollup(org.crew, org.crew.id)).body.state).toBe('approved')
@@ -88,7 +99,7 @@ describe('profile rollup', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       state: 'in_review',
-      items: [{ targetType: 'identity_document', targetId: docId, status: 'pending', rejectionReason: null, reviewedAt: null }],
+      items: [{ ...PENDING_PASSPORT, targetId: docId }],
     })
   })
 })
@@ -113,6 +124,10 @@ describe('review queue', () => {
       submittedAt: expect.any(String),
       rejectionReason: null,
       reviewedAt: null,
+      userName: 'Test crew',
+      recordType: 'passport',
+      recordNumber: 'P1',
+      reviewerName: null,
     })
     expect(res.body).toMatchObject({ hasMore: false, nextCursor: null, totalCount: null })
   })
@@ -133,6 +148,10 @@ describe('review queue', () => {
         submittedAt: expect.any(String),
         rejectionReason: 'Expired scan',
         reviewedAt: expect.any(String),
+        userName: 'Test crew',
+        recordType: 'passport',
+        recordNumber: 'A',
+        reviewerName: 'Test admin',
       },
     ])
     await org.crew.api.post(`/api/v1/crew/identity-documents/${a}/submit`)
@@ -148,6 +167,10 @@ describe('review queue', () => {
         submittedAt: null,
         rejectionReason: null,
         reviewedAt: null,
+        userName: 'Test crew',
+        recordType: null,
+        recordNumber: 'CMA CGM',
+        reviewerName: null,
       },
     ])
     expect((await queue(org.admin, '?status=done')).status).toBe(422)

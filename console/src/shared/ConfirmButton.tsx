@@ -1,6 +1,6 @@
 import { Button, Group, Text } from '@mantine/core'
 import { useState } from 'react'
-import { BAD } from '../../shared/colours.js'
+import { BAD } from './colours.js'
 
 /** A button for an action that cannot be undone: it asks once more, in words, before acting. */
 export function ConfirmButton({
