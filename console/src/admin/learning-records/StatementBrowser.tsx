@@ -38,7 +38,7 @@ export function StatementBrowser() {
   const [filters, setFilters] = useState(NO_FILTERS)
   const [typed] = useDebouncedValue(filters, 300)
   const [open, setOpen] = useState<Statement | null>(null)
-  const set = (field: keyof StatementFilters) => (value: string) => setFilters((f) => ({ ...f, [field]: value.trim() }))
+  const set = (field: keyof StatementFilters) => (value: string) => setFilters((f) => ({ ...f, [field]: value }))
   const statements = useInfiniteQuery({
     queryKey: ['xapi-statements', typed],
     initialPageParam: statementsUrl(typed),

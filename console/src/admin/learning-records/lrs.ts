@@ -35,7 +35,8 @@ export const personAgent = (userId: string) =>
   JSON.stringify({ objectType: 'Agent', account: { homePage: window.location.origin, name: userId } })
 
 /** The first page's URL for the filters; dates are whole days, `until` up to the end of its day. */
-export function statementsUrl(filters: StatementFilters): string {
+export function statementsUrl(typed: StatementFilters): string {
+  const filters = Object.fromEntries(Object.entries(typed).map(([name, value]) => [name, value.trim()])) as StatementFilters
   const query = new URLSearchParams({ limit: '25' })
   if (filters.personId) query.set('agent', personAgent(filters.personId))
   if (filters.activity) query.set('activity', filters.activity)
