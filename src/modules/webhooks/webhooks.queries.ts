@@ -79,14 +79,26 @@ export function listWebhooks(db: Db, orgId: string, query: { limit: number; curs
   return newestFirstPage(filtered, (qb) => qb.selectAll(), 'webhooks', query, toWebhook)
 }
 
-/** A subscription's deliveries, each with its event's target and names joined in the same statement (PostgreSQL folds the subquery in). */
+/**
+ * A subscription's deliveries, each with its event's target and names in the same statement. The names
+ * are a lateral join on the one event of each delivery, so a page walks the log's index and stops at its
+ * limit instead of naming every event of the organization first.
+ */
 function namedDeliveries(db: Db, orgId: string, webhookId: string) {
-  const events = withEventNames(db.selectFrom('events').where('events.organization_id', '=', orgId))
-    .select(['events.id', 'events.target_type', 'events.target_id'])
+  const eventOf = withEventNames(
+    db
+      .selectFrom('events')
+      .where('events.organization_id', '=', orgId)
+      .where(sql<boolean>`events.id = webhook_deliveries.event_id`),
+  )
+    .select(['events.target_type', 'events.target_id'])
+    // One event per delivery anyway; the limit keeps PostgreSQL from flattening the join into a plan
+    // that names every event of the organization before the page's limit (300 ms instead of 1 ms at 50,000).
+    .limit(1)
     .as('e')
   return db
     .selectFrom('webhook_deliveries')
-    .innerJoin(events, 'e.id', 'webhook_deliveries.event_id')
+    .innerJoinLateral(eventOf, (join) => join.onTrue())
     .where('webhook_deliveries.organization_id', '=', orgId)
     .where('webhook_deliveries.webhook_id', '=', webhookId)
 }
