@@ -3660,6 +3660,7 @@ export interface components {
         };
         /**
          * WebhookDelivery
+         * @description One event's delivery to one subscription, with the event's target and the people and record it concerns by name.
          * @example {
          *       "id": "0190a000-0000-7000-8000-000000000d01",
          *       "eventId": "0190a000-0000-7000-8000-000000000e01",
@@ -3669,7 +3670,16 @@ export interface components {
          *       "responseStatus": 500,
          *       "durationMs": 42,
          *       "createdAt": "2026-06-15T08:30:00.000Z",
-         *       "nextAttemptAt": "2026-06-15T08:30:05.000Z"
+         *       "nextAttemptAt": "2026-06-15T08:30:05.000Z",
+         *       "target": {
+         *         "type": "identity_document",
+         *         "id": "0190a000-0000-7000-8000-000000000c01"
+         *       },
+         *       "actorName": "Olav Hansen",
+         *       "personId": "0190a000-0000-7000-8000-000000000a03",
+         *       "personName": "Ana Lima",
+         *       "targetKind": "passport",
+         *       "targetName": "P1234567"
          *     }
          */
         WebhookDelivery: {
@@ -3689,6 +3699,22 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             nextAttemptAt: string | null;
+            target: {
+                /** @description The resource in singular snake_case: user, ship, identity_document, … */
+                type: string;
+                /** Format: uuid */
+                id: string | null;
+            };
+            /** @description Who did it, by name; null for the system */
+            actorName: string | null;
+            /** Format: uuid */
+            personId: string | null;
+            /** @description The person whose account, record or assignment it is, by name */
+            personName: string | null;
+            /** @description A document's or certificate's type */
+            targetKind: string | null;
+            /** @description The target in words: a record's number, an experience's company, a ship's or course's name */
+            targetName: string | null;
         };
         /** WebhookDeliveryPage */
         WebhookDeliveryPage: {
@@ -17305,7 +17331,16 @@ export interface operations {
                      *           "responseStatus": 500,
                      *           "durationMs": 42,
                      *           "createdAt": "2026-06-15T08:30:00.000Z",
-                     *           "nextAttemptAt": "2026-06-15T08:30:05.000Z"
+                     *           "nextAttemptAt": "2026-06-15T08:30:05.000Z",
+                     *           "target": {
+                     *             "type": "identity_document",
+                     *             "id": "0190a000-0000-7000-8000-000000000c01"
+                     *           },
+                     *           "actorName": "Olav Hansen",
+                     *           "personId": "0190a000-0000-7000-8000-000000000a03",
+                     *           "personName": "Ana Lima",
+                     *           "targetKind": "passport",
+                     *           "targetName": "P1234567"
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -17426,7 +17461,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: WebhookDelivery */
+            /** @description One event's delivery to one subscription, with the event's target and the people and record it concerns by name. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -17442,7 +17477,16 @@ export interface operations {
                      *       "responseStatus": 500,
                      *       "durationMs": 42,
                      *       "createdAt": "2026-06-15T08:30:00.000Z",
-                     *       "nextAttemptAt": "2026-06-15T08:30:05.000Z"
+                     *       "nextAttemptAt": "2026-06-15T08:30:05.000Z",
+                     *       "target": {
+                     *         "type": "identity_document",
+                     *         "id": "0190a000-0000-7000-8000-000000000c01"
+                     *       },
+                     *       "actorName": "Olav Hansen",
+                     *       "personId": "0190a000-0000-7000-8000-000000000a03",
+                     *       "personName": "Ana Lima",
+                     *       "targetKind": "passport",
+                     *       "targetName": "P1234567"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookDelivery"];

@@ -56,7 +56,7 @@ describe('accounts in the console', () => {
     await page.getByText('The password needs at least 10 characters.').waitFor()
     await setPassword(page, 'iris chose this password')
     await page.getByRole('button', { name: 'Sign out' }).waitFor()
-    await page.getByText('Iris Invited (crew)').waitFor()
+    await page.getByRole('banner').getByText('Iris Invited (crew)').waitFor()
 
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
@@ -68,6 +68,63 @@ describe('accounts in the console', () => {
     await setPassword(page, 'another long password')
     await page.getByRole('alert').getByText('This invitation has expired or was already used.', { exact: false }).waitFor()
     await page.context().close()
+  })
+
+  it('lets an admin add a person without a password, copy the invitation link shown, and the person accept it', async () => {
+    const office = await freshPage()
+    await office.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+    await signInAs(office, service.baseUrl, ADMIN.email)
+    await office.goto(`${service.baseUrl}/console/crew`)
+    await office.getByRole('button', { name: 'New person' }).click()
+    const dialog = office.getByRole('dialog')
+    await dialog.getByLabel('First name').fill('Noor')
+    await dialog.getByLabel('Last name').fill('Added')
+    await dialog.getByLabel('E-mail').fill('noor@accounts.test')
+    await dialog.getByRole('button', { name: 'Add person' }).click()
+
+    const shown = office.getByRole('status', { name: 'Invitation link' })
+    await shown.getByText('It works until', { exact: false }).waitFor()
+    await office.getByRole('heading', { name: 'Noor Added' }).waitFor()
+    await screenshot(office, 'accounts-profile-invitation')
+    await shown.getByRole('button', { name: 'Copy link' }).click()
+    await shown.getByRole('button', { name: 'Copied' }).waitFor()
+    const copied = await office.evaluate(() => navigator.clipboard.readText())
+    expect(await shown.getByTestId('account-link').textContent()).toBe(copied)
+    expect(new URL(copied).pathname).toMatch(/^\/console\/invite\/[\w-]+$/)
+
+    const person = await freshPage()
+    await person.goto(copied)
+    await setPassword(person, 'noor chose this password')
+    await person.getByRole('banner').getByText('Noor Added (crew)').waitFor()
+    const users = await admin.GET('/api/v1/shared/users', { params: { query: { search: 'noor@accounts.test' } } })
+    expect(users.data!.items.map((u) => [u.email, u.role, u.state])).toEqual([['noor@accounts.test', 'crew', 'active']])
+
+    // Now active: the profile offers a password reset instead of an invitation, and shows its link.
+    await office.reload()
+    await office.getByRole('button', { name: 'Reset password' }).click()
+    const reset = office.getByRole('status', { name: 'Password reset link' })
+    expect(new URL((await reset.getByTestId('account-link').textContent()) ?? '').pathname).toMatch(/^\/console\/reset\//)
+    expect(await office.getByRole('button', { name: 'Resend invitation' }).count()).toBe(0)
+    await person.context().close()
+    await office.context().close()
+  })
+
+  it('issues a new invitation from a pending person\'s profile, which spends the earlier link', async () => {
+    const pending = await invite('Ode')
+    const users = await admin.GET('/api/v1/shared/users', { params: { query: { search: pending.email } } })
+    const office = await freshPage()
+    await signInAs(office, service.baseUrl, ADMIN.email)
+    await office.goto(`${service.baseUrl}/console/crew/${users.data!.items[0].id}`)
+    await office.getByRole('button', { name: 'Resend invitation' }).click()
+    const shown = office.getByRole('status', { name: 'Invitation link' })
+    const url = (await shown.getByTestId('account-link').textContent()) ?? ''
+    expect(url).not.toBe(pending.url)
+    const earlier = await freshPage()
+    await earlier.goto(pending.url)
+    await setPassword(earlier, 'ode tried the old link')
+    await earlier.getByRole('alert').getByText('This invitation has expired or was already used.', { exact: false }).waitFor()
+    await earlier.context().close()
+    await office.context().close()
   })
 
   it('lets a person choose a new password from an admin reset link', async () => {

@@ -324,6 +324,9 @@ describe('the office console', () => {
       const delivery = detail.getByRole('row', { name: /webhook\.test/ })
       await delivery.getByText('Succeeded').waitFor()
       expect(await delivery.textContent()).toContain('204')
+      // Who caused it, by name (the log names the actor, person and record of each delivery).
+      const { user: me } = await ok(admin.GET('/api/v1/users/me'))
+      expect(await delivery.textContent()).toContain(`${me.firstName} ${me.lastName}`)
       expect(tests()).toHaveLength(1)
       // Signed with the secret the screen showed (Standard Webhooks).
       const [got] = tests()

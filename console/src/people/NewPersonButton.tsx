@@ -7,8 +7,8 @@ import { FormButton } from '../shared/FormButton.js'
 import { PERSON_FIELDS, personBody, personValues } from './person-fields.js'
 
 /**
- * Adds a person without a password: they are `pending` until they accept their invitation, which their
- * profile then offers to send.
+ * Adds a person without a password: they are `pending` until they accept their invitation. The
+ * service answers the invitation link, which their profile then shows to copy (and can issue anew).
  */
 export function NewPersonButton() {
   const { api } = useSession()
@@ -25,7 +25,7 @@ export function NewPersonButton() {
           save={(v) => unwrap(api.POST('/api/v1/shared/users', { body: personBody(v) }))}
           onSaved={(user) => {
             queryClient.invalidateQueries({ queryKey: ['roster'] })
-            navigate(`/crew/${user.id}`, { state: { created: true } })
+            navigate(`/crew/${user.id}`, { state: { invitation: user.invitation } })
           }}
         />
       )}

@@ -7,7 +7,7 @@ import { DateTime, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 import { EVENT_TYPES, type EventType } from './event-types.js'
 
 const EventActor = Type.Object({ userId: Uuid, role: Type.String() })
-const Target = Type.Object({
+export const Target = Type.Object({
   type: Type.String({ description: 'The resource in singular snake_case: user, ship, identity_document, …' }),
   id: Nullable(Uuid),
 })
@@ -77,7 +77,8 @@ export const AuditQuery = Type.Object({
 })
 export type AuditQuery = Static<typeof AuditQuery>
 
-const EventNames = Type.Object({
+/** The people and record an event concerns, by name: beside an audit event, and beside a webhook delivery. */
+export const EventNames = Type.Object({
   actorName: Nullable(Type.String({ description: 'Who did it, by name; null for the system' })),
   personId: Nullable(Uuid),
   personName: Nullable(Type.String({ description: 'The person whose account, record or assignment it is, by name' })),

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js'
 import type { DB, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js'
 import { iso } from '../../lib/dates.js'
 import { newestFirstPage } from '../../lib/pagination.js'
+import { type EventNames, eventNamesOf, withEventNames } from '../audit/event-names.queries.js'
 import type { Delivery, Webhook } from './webhooks.schemas.js'
 
 type WebhookRow = Selectable<WebhooksTable>
@@ -20,7 +21,9 @@ export const toWebhook = (row: WebhookRow): Webhook => ({
   createdAt: iso(row.created_at),
 })
 
-export const toDelivery = (row: DeliveryRow): Delivery => ({
+type NamedDeliveryRow = DeliveryRow & EventNames & { target_type: string; target_id: string | null }
+
+const toDelivery = (row: NamedDeliveryRow): Delivery => ({
   id: row.id,
   eventId: row.event_id,
   eventType: row.event_type,
@@ -30,6 +33,8 @@ export const toDelivery = (row: DeliveryRow): Delivery => ({
   durationMs: row.duration_ms,
   createdAt: iso(row.created_at),
   nextAttemptAt: row.status === 'pending' && row.next_attempt_at ? iso(row.next_attempt_at) : null,
+  target: { type: row.target_type, id: row.target_id },
+  ...eventNamesOf(row),
 })
 
 /** Standard Webhooks secrets: `whsec_` and the base64 of the key's bytes. */
@@ -74,19 +79,54 @@ export function listWebhooks(db: Db, orgId: string, query: { limit: number; curs
   return newestFirstPage(filtered, (qb) => qb.selectAll(), 'webhooks', query, toWebhook)
 }
 
+/**
+ * A subscription's deliveries, each with its event's target and names in the same statement. The names
+ * are a lateral join on the one event of each delivery, so a page walks the log's index and stops at its
+ * limit instead of naming every event of the organization first.
+ */
+function namedDeliveries(db: Db, orgId: string, webhookId: string) {
+  const eventOf = withEventNames(
+    db
+      .selectFrom('events')
+      .where('events.organization_id', '=', orgId)
+      .where(sql<boolean>`events.id = webhook_deliveries.event_id`),
+  )
+    .select(['events.target_type', 'events.target_id'])
+    // One event per delivery anyway; the limit keeps PostgreSQL from flattening the join into a plan
+    // that names every event of the organization before the page's limit (300 ms instead of 1 ms at 50,000).
+    .limit(1)
+    .as('e')
+  return db
+    .selectFrom('webhook_deliveries')
+    .innerJoinLateral(eventOf, (join) => join.onTrue())
+    .where('webhook_deliveries.organization_id', '=', orgId)
+    .where('webhook_deliveries.webhook_id', '=', webhookId)
+}
+
+const NAMES = ['e.target_type', 'e.target_id', 'e.actor_name', 'e.person_id', 'e.person_name', 'e.target_kind', 'e.target_name'] as const
+
 export function listDeliveries(
   db: Db,
   orgId: string,
   webhookId: string,
   query: { limit: number; cursor?: string; include_count: boolean },
 ) {
-  const filtered = db.selectFrom('webhook_deliveries').where('organization_id', '=', orgId).where('webhook_id', '=', webhookId)
-  return newestFirstPage(filtered, (qb) => qb.selectAll(), 'webhook_deliveries', query, toDelivery)
+  const filtered = namedDeliveries(db, orgId, webhookId)
+  return newestFirstPage(filtered, (qb) => qb.selectAll('webhook_deliveries').select(NAMES), 'webhook_deliveries', query, toDelivery)
+}
+
+export async function findDelivery(db: Db, orgId: string, webhookId: string, deliveryId: string): Promise<Delivery | undefined> {
+  const row = await namedDeliveries(db, orgId, webhookId)
+    .where('webhook_deliveries.id', '=', deliveryId)
+    .selectAll('webhook_deliveries')
+    .select(NAMES)
+    .executeTakeFirst()
+  return row && toDelivery(row)
 }
 
 /** Puts a delivery back in the queue to go out now, whatever its status; one statement with its job. */
-export async function requeueDelivery(db: Db, orgId: string, webhookId: string, deliveryId: string) {
-  const { rows } = await sql<DeliveryRow>`
+export async function requeueDelivery(db: Db, orgId: string, webhookId: string, deliveryId: string): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
     with requeued as (
       update webhook_deliveries set status = 'pending', next_attempt_at = now()
       where organization_id = ${orgId} and webhook_id = ${webhookId} and id = ${deliveryId}
@@ -94,8 +134,8 @@ export async function requeueDelivery(db: Db, orgId: string, webhookId: string, 
     ), queued as (
       select webhook_enqueue(array[id], now()), pg_notify('webhook_deliveries', '') from requeued
     )
-    select requeued.* from requeued, (select count(*) from queued) as q`.execute(db)
-  return rows[0]
+    select requeued.id from requeued, (select count(*) from queued) as q`.execute(db)
+  return rows.length > 0
 }
 
 /** The delivery of a `webhook.test` event to its one subscription, queued at once. */

@@ -7,6 +7,7 @@ import type { ModulePlugin } from '../types.js'
 import { assertTarget } from './target-guard.js'
 import {
   deleteWebhook,
+  findDelivery,
   findWebhook,
   insertTestDelivery,
   insertWebhook,
@@ -14,7 +15,6 @@ import {
   listWebhooks,
   newSecret,
   requeueDelivery,
-  toDelivery,
   toWebhook,
   updateWebhook,
 } from './webhooks.queries.js'
@@ -241,9 +241,11 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
       },
     },
     async (request) => {
-      const row = await requeueDelivery(db, request.actor.orgId, request.params.webhook_id, request.params.delivery_id)
-      if (!row) throw notFound('Delivery')
-      return toDelivery(row)
+      const { webhook_id, delivery_id } = request.params
+      if (!(await requeueDelivery(db, request.actor.orgId, webhook_id, delivery_id))) throw notFound('Delivery')
+      const delivery = await findDelivery(db, request.actor.orgId, webhook_id, delivery_id)
+      if (!delivery) throw notFound('Delivery')
+      return delivery
     },
   )
 }

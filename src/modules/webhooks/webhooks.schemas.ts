@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { DELIVERY_STATUSES } from '../../db/schema.js'
+import { EventNames, Target } from '../audit/audit.schemas.js'
 import { EVENT_TYPES } from '../audit/event-types.js'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 import { registerFormat } from '../../lib/validation.js'
@@ -77,9 +78,12 @@ export const Delivery = Type.Object(
     durationMs: Nullable(Type.Integer()),
     createdAt: DateTime,
     nextAttemptAt: Nullable(DateTime),
+    target: Target,
+    ...EventNames.properties,
   },
   {
     title: 'WebhookDelivery',
+    description: "One event's delivery to one subscription, with the event's target and the people and record it concerns by name.",
     examples: [
       {
         id: '0190a000-0000-7000-8000-000000000d01',
@@ -91,6 +95,12 @@ export const Delivery = Type.Object(
         durationMs: 42,
         createdAt: '2026-06-15T08:30:00.000Z',
         nextAttemptAt: '2026-06-15T08:30:05.000Z',
+        target: { type: 'identity_document', id: '0190a000-0000-7000-8000-000000000c01' },
+        actorName: 'Olav Hansen',
+        personId: '0190a000-0000-7000-8000-000000000a03',
+        personName: 'Ana Lima',
+        targetKind: 'passport',
+        targetName: 'P1234567',
       },
     ],
   },

@@ -108,6 +108,13 @@ describe('webhook delivery', () => {
         durationMs: expect.any(Number),
         createdAt: expect.any(String),
         nextAttemptAt: null,
+        // The events name no existing ship (their target id is the admin's): only the actor has a name.
+        target: { type: 'ship', id: org.admin.id },
+        actorName: 'Test admin',
+        personId: null,
+        personName: null,
+        targetKind: null,
+        targetName: null,
       })
     }
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useTestApp } from '../../app.js'
 import { createOrg, useOrg } from '../../factories.js'
-import { createShip } from '../../fixtures/assignments.js'
+import { createAssignment, createShip } from '../../fixtures/assignments.js'
 
 const t = useTestApp()
 const org = useOrg(t)
@@ -199,5 +199,26 @@ describe('the delivery log in pages', () => {
     } while (cursor)
     expect(stored).toHaveLength(6)
     expect(seen.sort()).toEqual(stored.map((d) => d.id).sort())
+  })
+})
+
+describe('the delivery log by name', () => {
+  it('names the actor, the person and the record of each delivery, in the list and in a retry answer', async () => {
+    const webhook = (await create({ url: PUBLIC_URL, events: ['ship.created', 'assignment.created'] })).body
+    const ship = await createShip(org, 'MV Named Star')
+    const sailor = await org.addUser('crew', { firstName: 'Ana', lastName: 'Lima' })
+    const assignment = await createAssignment(org, sailor, ship)
+    const list = await org.admin.api.get(`${BASE}/${webhook.id}/deliveries`)
+    expect(list.status).toBe(200)
+    const names = (d: Record<string, unknown>) => [d.eventType, d.target, d.actorName, d.personId, d.personName, d.targetKind, d.targetName]
+    expect(list.body.items.map(names)).toEqual([
+      ['assignment.created', { type: 'assignment', id: assignment.id }, 'Test admin', sailor.id, 'Ana Lima', null, 'MV Named Star'],
+      ['ship.created', { type: 'ship', id: ship.id }, 'Test admin', null, null, null, 'MV Named Star'],
+    ])
+    const retry = await org.admin.api.post(`${BASE}/${webhook.id}/deliveries/${list.body.items[0].id}/retry`)
+    expect(retry.status).toBe(200)
+    expect(retry.body).toEqual({ ...list.body.items[0], status: 'pending', nextAttemptAt: expect.any(String) })
+    const stored = await t.database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', retry.body.id).executeTakeFirstOrThrow()
+    expect(stored.status).toBe('pending')
   })
 })

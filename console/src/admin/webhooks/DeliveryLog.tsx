@@ -4,8 +4,10 @@ import type { components } from '../../../../client/index.js'
 import { unwrap } from '../../api.js'
 import { useSession } from '../../auth/session.js'
 import { DataTable } from '../../shared/DataTable.js'
+import { recordLabel } from '../../shared/labels.js'
 import { LoadMore } from '../../shared/LoadMore.js'
 import { MutationAlert } from '../../shared/MutationAlert.js'
+import { PersonLink } from '../../shared/PersonLink.js'
 import { QueryState } from '../../shared/QueryState.js'
 import { StatusBadge } from '../../shared/StatusBadge.js'
 
@@ -13,7 +15,10 @@ type Delivery = components['schemas']['WebhookDelivery']
 
 export const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace('T', ' ') : '—')
 
-/** The deliveries of one subscription, newest first; refreshed every few seconds while one is pending. */
+/**
+ * The deliveries of one subscription, newest first, each naming its event, who caused it, and the
+ * person (linked to their profile) and record it concerns; refreshed every few seconds while one is pending.
+ */
 export function DeliveryLog({ webhookId }: { webhookId: string }) {
   const { api } = useSession()
   const queryClient = useQueryClient()
@@ -58,6 +63,9 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
             columns={[
               { header: 'Created', cell: (d) => when(d.createdAt) },
               { header: 'Event', cell: (d) => d.eventType },
+              { header: 'By', cell: (d) => d.actorName ?? 'The service' },
+              { header: 'Person', cell: (d) => (d.personId ? <PersonLink userId={d.personId} name={d.personName ?? ''} /> : '—') },
+              { header: 'Record', cell: (d) => recordLabel(d.target.type, d.targetKind, d.targetName) },
               { header: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
               { header: 'Attempt', cell: (d) => d.attempt },
               { header: 'Response', cell: (d) => d.responseStatus ?? '—' },
