@@ -234,6 +234,7 @@ describe('the office console', () => {
       'Crew',
       'Fleet readiness',
       'Expiring documents',
+      'Sea service',
       'Ships',
     ])
     await page.goto(consoleUrl('/assignments'))

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync'
 import { describe, expect, it } from 'vitest'
-import { createAssignment, createShip } from './fixtures/assignments.js'
+import { createAssignment, createShip, type TestShip } from './fixtures/assignments.js'
 import { addRecord, addRegistration } from './fixtures/readiness.js'
 import { client, useTestApp } from './app.js'
 import { createOrg, type TestOrg, type TestUser } from './factories.js'
@@ -14,6 +14,14 @@ const EXPORTS = {
   readiness: '/api/v1/learn/readiness',
   expiring: '/api/v1/crew/expiring',
   'audit-events': '/api/v1/shared/audit-events',
+  'sea-service': '/api/v1/crew/sea-service',
+}
+
+/** The property names of an OpenAPI schema, through `$ref` and `allOf` (an item built from two schema parts). */
+function propertiesOf(doc: { components: { schemas: Record<string, any> } }, schema: any): string[] {
+  if (schema.$ref) return propertiesOf(doc, doc.components.schemas[schema.$ref.split('/').pop()])
+  if (schema.allOf) return schema.allOf.flatMap((part: unknown) => propertiesOf(doc, part))
+  return Object.keys(schema.properties)
 }
 
 /** A JSON value as its CSV cell: how a client reading the file sees it. */
@@ -40,7 +48,7 @@ async function jsonItems(user: TestUser, url: string): Promise<Record<string, un
 }
 
 /** An organization with a row in every exported list: an assignment with a registration and an expiring passport. */
-async function populated(): Promise<{ org: TestOrg; crew: TestUser; shipId: string }> {
+async function populated(): Promise<{ org: TestOrg; crew: TestUser; ship: TestShip; shipId: string }> {
   const org = await createOrg(t.app, t.database.db)
   const crew = await org.addUser('crew', { firstName: '=HYPERLINK("http://evil.example")', lastName: 'Smith, "Jr"' })
   const ship = await createShip(org, '+Ship -1')
@@ -48,12 +56,14 @@ async function populated(): Promise<{ org: TestOrg; crew: TestUser; shipId: stri
   await addRegistration(t.database.db, org.id, assignment.id, 'in_progress')
   const soon = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10)
   await addRecord(org, crew, 'passport', soon)
-  return { org, crew, shipId: ship.id }
+  return { org, crew, ship, shipId: ship.id }
 }
 
 describe('CSV exports', () => {
   it('answer every list with the JSON items as RFC 4180 rows under a header of the wire field names', async () => {
-    const { org } = await populated()
+    const { org, crew, ship } = await populated()
+    // An ended contract: its sea service counts (DECISIONS §14), so the fleet sea-service list has a row.
+    await createAssignment(org, crew, ship, { role: 'Cook', startDate: '2026-01-05', endDate: '2026-02-04' })
     const doc = (await client(t.app).get('/openapi.json')).body
     for (const [name, url] of Object.entries(EXPORTS)) {
       const { res, header, rows } = await exportCsv(org.admin, url)
@@ -65,7 +75,7 @@ describe('CSV exports', () => {
       const documented = doc.paths[path].get.responses['200'].content
       expect(Object.keys(documented), name).toEqual(['application/json', 'text/csv'])
       const itemSchema = doc.components.schemas[documented['application/json'].schema.$ref.split('/').pop()].properties.items.items
-      const fields = Object.keys(doc.components.schemas[itemSchema.$ref.split('/').pop()].properties)
+      const fields = propertiesOf(doc, itemSchema)
       const expected = name === 'registrations' ? fields.filter((f) => !['user_name', 'course_title', 'ship_name'].includes(f)) : fields
       expect(header, name).toEqual(expected)
       expect(rows, name).toEqual(items.map((item) => header.map((column) => cell(item[column]))))

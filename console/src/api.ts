@@ -71,5 +71,19 @@ export function sessionClient(token: () => string, onUnauthorized: () => void): 
   return client
 }
 
+/**
+ * Plain fetch with the session's bearer token, for the resources the typed client does not describe
+ * (the LRS's xAPI resources, whose shapes are xAPI's own); `onUnauthorized` as for `sessionClient`.
+ */
+export function sessionFetch(token: () => string, onUnauthorized: () => void): typeof fetch {
+  return async (input, init) => {
+    const headers = new Headers(init?.headers)
+    headers.set('authorization', `Bearer ${token()}`)
+    const response = await fetch(input, { ...init, headers })
+    if (response.status === 401) onUnauthorized()
+    return response
+  }
+}
+
 /** The client for the sign-in screen, before there is a token. */
 export const publicClient = createSeaworthyClient({ baseUrl: window.location.origin })

@@ -1,6 +1,7 @@
 import { useCan } from '../shared/permissions.js'
 import { TabbedPage } from '../shared/TabbedPage.js'
 import { AuditTab } from './AuditTab.js'
+import { LearningRecordsTab } from './learning-records/LearningRecordsTab.js'
 import { OrganizationTab } from './OrganizationTab.js'
 import { RequirementsTab } from './RequirementsTab.js'
 import { SsoTab } from './SsoTab.js'
@@ -18,6 +19,12 @@ export default function AdminPage() {
         { value: 'sso', label: 'Single sign-on', content: <SsoTab />, shown: can('sso:manage') },
         { value: 'audit', label: 'Audit events', content: <AuditTab />, shown: can('audit:read') },
         { value: 'webhooks', label: 'Webhooks', content: <WebhooksTab />, shown: can('webhooks:manage') },
+        {
+          value: 'learning-records',
+          label: 'Learning records',
+          content: <LearningRecordsTab />,
+          shown: can('learn:xapi:statements:read'),
+        },
       ]}
     />
   )

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { components, SeaworthyClient } from '../../../client/index.js'
-import { publicClient, sessionClient, unwrap } from '../api.js'
+import { publicClient, sessionClient, sessionFetch, unwrap } from '../api.js'
 import { refreshLead, refreshSession, revokeSession, SignInEnded } from './refresh.js'
 import { onOtherTabChange, type Role, readSession, type StoredSession, type TokenAnswer, writeSession } from './session-store.js'
 
@@ -9,6 +9,8 @@ export type Me = components['schemas']['Me']
 
 interface SessionValue {
   api: SeaworthyClient
+  /** Fetch with the session's token, for resources outside the typed client (the xAPI resources). */
+  fetch: typeof fetch
   me: Me
   role: Role
   signOut: () => void
@@ -73,13 +75,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (next: StoredSession) => {
       adopt(next)
       // A 401 despite the timely refresh (the token was revoked, or the tab slept past its expiry): one refresh decides.
-      const api = sessionClient(
-        () => stored.current?.token ?? '',
-        () => void refresh(),
-      )
+      const token = () => stored.current?.token ?? ''
+      const api = sessionClient(token, () => void refresh())
       const me = await unwrap(api.GET('/api/v1/users/me'))
       setNotice(null)
-      setSession({ api, me, role: me.user.role, signOut: () => end(null) })
+      setSession({ api, fetch: sessionFetch(token, () => void refresh()), me, role: me.user.role, signOut: () => end(null) })
     },
     [adopt, end, refresh],
   )

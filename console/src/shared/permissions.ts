@@ -15,6 +15,8 @@ export type Permission =
   | 'learn:assignments:write'
   | 'learn:assignments:bulk'
   | 'learn:analytics'
+  | 'learn:xapi:credentials'
+  | 'learn:xapi:statements:read'
   | 'organization:write'
   | 'requirements:write'
   | 'sso:manage'

@@ -23,6 +23,9 @@ const PROBES: Record<string, (user: TestUser) => Promise<{ status: number }>> = 
   'learn:assignments:bulk': (u) => u.api.post('/api/v1/learn/assignments/bulk/update', {}),
   'learn:attempts:write': (u) => u.api.post(`/api/v1/learn/registrations/${UNKNOWN}/attempts`, {}),
   'learn:analytics': (u) => u.api.get('/api/v1/learn/admin/analytics/course-difficulty'),
+  'learn:xapi:credentials': (u) => u.api.get('/api/v1/learn/xapi/credentials'),
+  'learn:xapi:statements:read': (u) =>
+    u.api.get(`/api/v1/learn/xapi/statements?statementId=${UNKNOWN}`, { 'x-experience-api-version': '1.0.3' }),
   'organization:write': (u) => u.api.patch('/api/v1/shared/organization', { name: 12 }),
   'requirements:write': (u) => u.api.put('/api/v1/crew/requirements', {}),
   'sso:manage': (u) => u.api.get('/api/v1/shared/organization/sso'),

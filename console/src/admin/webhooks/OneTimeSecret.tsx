@@ -1,28 +1,20 @@
-import { Alert, Button, Code, CopyButton, Group, Text } from '@mantine/core'
+import { Code } from '@mantine/core'
+import { SecretShownOnce } from '../../shared/SecretShownOnce.js'
 
-/** A signing secret the service shows only once: in full, with a copy button and a note that it will not come back. */
+/** A webhook's signing secret, shown once after creating or rotating it. */
 export function OneTimeSecret({ secret, onDone }: { secret: string; onDone: () => void }) {
   return (
-    <Alert color="blue" title="Signing secret, shown only once" role="status" aria-label="Signing secret, shown only once">
-      <Text size="sm" mb="xs">
-        Copy it now and keep it with the receiving system: it verifies the <Code>webhook-signature</Code> header. The service never shows it
-        again; if it is lost, rotate the secret.
-      </Text>
-      <Code block data-testid="webhook-secret">
-        {secret}
-      </Code>
-      <Group mt="xs">
-        <CopyButton value={secret}>
-          {({ copied, copy }) => (
-            <Button size="xs" onClick={copy} variant={copied ? 'light' : 'filled'}>
-              {copied ? 'Copied' : 'Copy secret'}
-            </Button>
-          )}
-        </CopyButton>
-        <Button size="xs" variant="default" onClick={onDone}>
-          I have stored it
-        </Button>
-      </Group>
-    </Alert>
+    <SecretShownOnce
+      title="Signing secret, shown only once"
+      note={
+        <>
+          Copy it now and keep it with the receiving system: it verifies the <Code>webhook-signature</Code> header. The service never shows
+          it again; if it is lost, rotate the secret.
+        </>
+      }
+      secret={secret}
+      testId="webhook-secret"
+      onDone={onDone}
+    />
   )
 }
