@@ -880,7 +880,7 @@ export interface paths {
         put?: never;
         /**
          * Create a course
-         * @description Admins only. `organization_id` must be your own organization (403 otherwise); the body is snake_case as the contract writes it.
+         * @description Admins only. `organization_id` must be your own organization (403 otherwise); the body is snake_case as the contract writes it. A `certificate` template makes every pass issue or renew that certificate (DECISIONS §14).
          */
         post: operations["createCourse"];
         delete?: never;
@@ -912,7 +912,7 @@ export interface paths {
         head?: never;
         /**
          * Update a course
-         * @description Admins only. Only the fields sent change.
+         * @description Admins only. Only the fields sent change; `certificate: null` removes the template (certificates issued stay).
          */
         patch: operations["updateCourse"];
         trace?: never;
@@ -1987,6 +1987,8 @@ export interface components {
          *         "reviewedAt": null
          *       },
          *       "notes": null,
+         *       "source": "manual",
+         *       "registrationId": null,
          *       "createdAt": "2026-06-15T08:30:00.000Z",
          *       "updatedAt": "2026-06-15T08:30:00.000Z"
          *     }
@@ -2019,6 +2021,13 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description `course` when issued by passing a course with a certificate template (DECISIONS §14); set by the system
+             * @enum {unknown}
+             */
+            source: "manual" | "course";
+            /** Format: uuid */
+            registrationId: string | null;
         };
         /** CertificateCreate */
         CertificateCreate: {
@@ -2039,6 +2048,18 @@ export interface components {
             /** Format: uuid */
             uploadId?: string | null;
             notes?: string | null;
+        };
+        /**
+         * CertificateTemplate
+         * @example {
+         *       "certificateType": "stcw_basic_safety",
+         *       "validityMonths": 60
+         *     }
+         */
+        CertificateTemplate: {
+            /** @enum {unknown} */
+            certificateType: "stcw_basic_safety" | "deck_certificate" | "gmdss_endorsement" | "oil_tanker_endorsement" | "medical" | "flag_certificate" | "other";
+            validityMonths: number;
         };
         /**
          * CertificateUpdate
@@ -2075,6 +2096,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             description: string | null;
+            certificate: components["schemas"]["CertificateTemplate"] | null;
         };
         /** CourseCreate */
         CourseCreate: {
@@ -2085,6 +2107,7 @@ export interface components {
             launch_file: string;
             title: string;
             description?: string | null;
+            certificate?: components["schemas"]["CertificateTemplate"] | null;
         };
         /**
          * CourseDetail
@@ -2202,6 +2225,7 @@ export interface components {
             launch_file?: string;
             title?: string;
             description?: string | null;
+            certificate?: components["schemas"]["CertificateTemplate"] | null;
         };
         /** CreatedUser */
         CreatedUser: {
@@ -7909,6 +7933,8 @@ export interface operations {
                      *           "reviewedAt": null
                      *         },
                      *         "notes": null,
+                     *         "source": "manual",
+                     *         "registrationId": null,
                      *         "createdAt": "2026-06-15T08:30:00.000Z",
                      *         "updatedAt": "2026-06-15T08:30:00.000Z"
                      *       }
@@ -8064,6 +8090,8 @@ export interface operations {
                      *         "reviewedAt": null
                      *       },
                      *       "notes": null,
+                     *       "source": "manual",
+                     *       "registrationId": null,
                      *       "createdAt": "2026-06-15T08:30:00.000Z",
                      *       "updatedAt": "2026-06-15T08:30:00.000Z"
                      *     }
@@ -8216,6 +8244,8 @@ export interface operations {
                      *         "reviewedAt": null
                      *       },
                      *       "notes": null,
+                     *       "source": "manual",
+                     *       "registrationId": null,
                      *       "createdAt": "2026-06-15T08:30:00.000Z",
                      *       "updatedAt": "2026-06-15T08:30:00.000Z"
                      *     }
@@ -8491,6 +8521,8 @@ export interface operations {
                      *         "reviewedAt": null
                      *       },
                      *       "notes": null,
+                     *       "source": "manual",
+                     *       "registrationId": null,
                      *       "createdAt": "2026-06-15T08:30:00.000Z",
                      *       "updatedAt": "2026-06-15T08:30:00.000Z"
                      *     }
@@ -11481,7 +11513,11 @@ export interface operations {
                      *       "title": "Fire safety basics",
                      *       "created_at": "2026-06-15T08:30:00.000Z",
                      *       "updated_at": "2026-06-15T08:30:00.000Z",
-                     *       "description": "Shipboard fire prevention and response"
+                     *       "description": "Shipboard fire prevention and response",
+                     *       "certificate": {
+                     *         "certificateType": "stcw_basic_safety",
+                     *         "validityMonths": 60
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Course"];
@@ -11594,7 +11630,11 @@ export interface operations {
                      *       "title": "Fire safety basics",
                      *       "created_at": "2026-06-15T08:30:00.000Z",
                      *       "updated_at": "2026-06-15T08:30:00.000Z",
-                     *       "description": "Shipboard fire prevention and response"
+                     *       "description": "Shipboard fire prevention and response",
+                     *       "certificate": {
+                     *         "certificateType": "stcw_basic_safety",
+                     *         "validityMonths": 60
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Course"];
@@ -11871,7 +11911,11 @@ export interface operations {
                      *       "title": "Fire safety basics",
                      *       "created_at": "2026-06-15T08:30:00.000Z",
                      *       "updated_at": "2026-06-15T08:30:00.000Z",
-                     *       "description": "Shipboard fire prevention and response"
+                     *       "description": "Shipboard fire prevention and response",
+                     *       "certificate": {
+                     *         "certificateType": "stcw_basic_safety",
+                     *         "validityMonths": 60
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Course"];

@@ -48,6 +48,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...httpServerOptions(config),
     logger: loggerOptions(config.logLevel, deps.logger),
     bodyLimit: 1024 * 1024,
+    // Registering every route compiles its schemas: on a loaded machine (CI beside other work) that has taken
+    // longer than Fastify's default 10 s, which failed a healthy start.
+    pluginTimeout: 60_000,
     routerOptions: { ignoreTrailingSlash: true },
     // X-Forwarded-For is believed only from the configured proxies; anyone else could pick their address with it.
     trustProxy: config.trustProxy.length ? [...config.trustProxy] : false,

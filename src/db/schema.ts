@@ -52,6 +52,8 @@ export const SHIP_TYPES = [
 export type ShipType = (typeof SHIP_TYPES)[number]
 export const EXPERIENCE_SOURCES = ['manual', 'assignment'] as const
 export type ExperienceSource = (typeof EXPERIENCE_SOURCES)[number]
+export const CERTIFICATE_SOURCES = ['manual', 'course'] as const
+export type CertificateSource = (typeof CERTIFICATE_SOURCES)[number]
 /** Every document and certificate type: the keys of the per-type settings maps and of the expiry list's filter. */
 export const RECORD_TYPES = [...DOCUMENT_TYPES, ...CERTIFICATE_TYPES]
 export type RecordType = DocumentType | CertificateType
@@ -154,6 +156,9 @@ export interface CertificatesTable extends ExpiringRecord {
   certificate_type: CertificateType
   certificate_number: Nullable<string>
   issuing_authority: Nullable<string>
+  /** `course` when issued by a passed registration (DECISIONS §14), at most one per person and type; set by a trigger. */
+  source: ColumnType<CertificateSource, CertificateSource | undefined, CertificateSource>
+  registration_id: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface ExperiencesTable {
@@ -222,6 +227,9 @@ export interface CoursesTable {
   launch_file: string
   /** The current package version (course_packages); null for a course created as a pointer only. */
   package_id: Nullable<string>
+  /** The certificate a pass issues (DECISIONS §14): both set or both null. */
+  certificate_type: ColumnType<CertificateType | null, CertificateType | null | undefined, CertificateType | null>
+  certificate_validity_months: ColumnType<number | null, number | null | undefined, number | null>
   created_at: CreatedAt
   updated_at: Timestamp
 }

@@ -6,7 +6,9 @@ import { ConfirmButton } from '../shared/ConfirmButton.js'
 import { EntityForm, type Field, orNull, type Values } from '../shared/EntityForm.js'
 import { FormButton } from '../shared/FormButton.js'
 import { MutationAlert } from '../shared/MutationAlert.js'
+import { labelOf } from '../shared/labels.js'
 import { QueryState } from '../shared/QueryState.js'
+import { CERTIFICATE_TYPES, type CertificateType } from '../shared/record-types.js'
 
 // The course creation request is snake_case on the wire (DECISIONS §1): the field names are the body's.
 const FIELDS: Field[] = [
@@ -19,13 +21,35 @@ const FIELDS: Field[] = [
     description: 'Where the course package is stored, e.g. courses/fire-safety',
   },
   { name: 'launch_file', label: 'Launch file', required: true, description: 'The page the package starts at, e.g. index.html' },
+  // The certificate template (DECISIONS §14). The months field carries the name the service's 422 gives
+  // the template (`certificate`), so a validity out of range is shown under it.
+  {
+    name: 'certificateType',
+    label: 'Certificate issued on pass',
+    type: 'select',
+    options: CERTIFICATE_TYPES.map((value) => ({ value, label: labelOf(value) })),
+    description: 'Passing the course issues or renews this certificate, verified; leave empty for none',
+  },
+  { name: 'certificate', label: 'Certificate validity (months)', description: '1 to 120; the expiry date is the pass date plus this' },
 ]
+
+type Template = { certificateType: CertificateType; validityMonths: number } | null
+
+/** The template from the form: none without a type; a blank validity is sent as 0, which the service refuses. */
+const templateOf = (v: Values): Template =>
+  v.certificateType ? { certificateType: v.certificateType as CertificateType, validityMonths: Number(v.certificate?.trim() || 0) } : null
+
+const templateValues = (template: Template) => ({
+  certificateType: template?.certificateType ?? '',
+  certificate: template ? String(template.validityMonths) : '',
+})
 
 const bodyOf = (v: Values) => ({
   title: v.title?.trim() ?? '',
   description: orNull(v.description),
   s3_path: v.s3_path?.trim() ?? '',
   launch_file: v.launch_file?.trim() ?? '',
+  certificate: templateOf(v),
 })
 
 const useRefresh = () => {
@@ -45,7 +69,7 @@ export function NewCourseButton() {
         <EntityForm
           label="New course"
           fields={FIELDS}
-          initial={{ title: '', description: '', s3_path: '', launch_file: 'index.html' }}
+          initial={{ title: '', description: '', s3_path: '', launch_file: 'index.html', ...templateValues(null) }}
           submitLabel="Add course"
           save={(v) => unwrap(api.POST('/api/v1/courses/', { body: { organization_id: me.organization.id, ...bodyOf(v) } }))}
           onSaved={() => {
@@ -69,7 +93,13 @@ function EditCourse({ courseId, onSaved }: { courseId: string; onSaved: () => vo
         <EntityForm
           label="Edit course"
           fields={FIELDS}
-          initial={{ title: c.title, description: c.description ?? '', s3_path: c.s3_path, launch_file: c.launch_file }}
+          initial={{
+            title: c.title,
+            description: c.description ?? '',
+            s3_path: c.s3_path,
+            launch_file: c.launch_file,
+            ...templateValues(c.certificate),
+          }}
           submitLabel="Save course"
           save={(v) => unwrap(api.PATCH('/api/v1/courses/{course_id}', { ...path, body: bodyOf(v) }))}
           onSaved={onSaved}

@@ -24,7 +24,16 @@ function Input({ field, value, error, onChange }: { field: Field; value: string;
   const common = { label: field.label, error, withAsterisk: field.required, description: field.description }
   switch (field.type) {
     case 'select':
-      return <Select {...common} data={field.options ?? []} value={value || null} onChange={(v) => onChange(v ?? '')} />
+      return (
+        <Select
+          {...common}
+          data={field.options ?? []}
+          clearable={!field.required}
+          clearButtonProps={{ 'aria-label': `Clear ${field.label}` }}
+          value={value || null}
+          onChange={(v) => onChange(v ?? '')}
+        />
+      )
     case 'textarea':
       return <Textarea {...common} value={value} onChange={(e) => onChange(e.currentTarget.value)} autosize minRows={2} />
     case 'password':

@@ -16,7 +16,7 @@ export function FormButton({
       <Button onClick={open} {...button}>
         {label}
       </Button>
-      <Modal opened={opened} onClose={close} title={title} size="lg" fullScreen={phone}>
+      <Modal opened={opened} onClose={close} title={title} size="lg" fullScreen={phone} closeButtonProps={{ 'aria-label': 'Close' }}>
         {opened && children(close)}
       </Modal>
     </>

@@ -21,6 +21,7 @@ import * as xapi from './2026_11_27_1001_xapi.js'
 import * as accounts from './2026_11_27_2501_accounts.js'
 import * as shipParticulars from './2026_11_27_2901_ship_particulars.js'
 import * as seaService from './2026_11_27_2902_sea_service.js'
+import * as courseCertificates from './2026_11_27_2903_course_certificates.js'
 import * as coursePackages from './2026_11_27_2701_course_packages.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_2501_accounts': accounts,
   '2026_11_27_2901_ship_particulars': shipParticulars,
   '2026_11_27_2902_sea_service': seaService,
+  '2026_11_27_2903_course_certificates': courseCertificates,
   '2026_11_27_2701_course_packages': coursePackages,
 }

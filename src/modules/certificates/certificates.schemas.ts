@@ -1,10 +1,10 @@
 import Type, { type Static } from 'typebox'
-import { CERTIFICATE_TYPES } from '../../db/schema.js'
+import { CERTIFICATE_SOURCES, CERTIFICATE_TYPES } from '../../db/schema.js'
 import { IdParams, Nullable, Uuid } from '../../lib/schemas.js'
 import { EXPIRING_COLUMNS, ExpiringInput, ExpiringOutput } from '../crew-records/crew-records.schemas.js'
 import type { ExpiringKind } from '../crew-records/expiring-records.js'
 
-const CertificateType = Type.Enum(CERTIFICATE_TYPES)
+export const CertificateType = Type.Enum(CERTIFICATE_TYPES)
 
 export const Certificate = Type.Object(
   {
@@ -13,6 +13,10 @@ export const Certificate = Type.Object(
     certificateNumber: Nullable(Type.String()),
     issuingAuthority: Nullable(Type.String()),
     ...ExpiringOutput,
+    source: Type.Enum(CERTIFICATE_SOURCES, {
+      description: '`course` when issued by passing a course with a certificate template (DECISIONS §14); set by the system',
+    }),
+    registrationId: Nullable(Uuid),
   },
   {
     examples: [
@@ -34,6 +38,8 @@ export const Certificate = Type.Object(
           reviewedAt: null,
         },
         notes: null,
+        source: 'manual',
+        registrationId: null,
         createdAt: '2026-06-15T08:30:00.000Z',
         updatedAt: '2026-06-15T08:30:00.000Z',
       },
@@ -89,6 +95,7 @@ export const CERTIFICATES: ExpiringKind = {
   created: 'certificate.created',
   typeField: { wire: 'certificateType', column: 'certificate_type' },
   columns: CERTIFICATE_COLUMNS,
+  systemColumns: { source: 'source', registrationId: 'registration_id' },
   api: {
     record: Certificate,
     create: CertificateCreate,

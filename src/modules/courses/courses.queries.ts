@@ -13,7 +13,7 @@ import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { afterCursor, decodeCursor, newestFirstPage, toPage } from '../../lib/pagination.js'
 import type { ListQuery } from '../../lib/schemas.js'
 import { containsPattern } from '../../lib/search.js'
-import { COURSE_COLUMNS, type Course, type CourseDetail } from './courses.schemas.js'
+import { COURSE_COLUMNS, type CertificateTemplate, type Course, type CourseDetail } from './courses.schemas.js'
 
 type CourseRow = Selectable<CoursesTable>
 
@@ -26,6 +26,10 @@ export const toCourse = (row: CourseRow): Course => ({
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
   description: row.description,
+  certificate:
+    row.certificate_type === null || row.certificate_validity_months === null
+      ? null
+      : { certificateType: row.certificate_type, validityMonths: row.certificate_validity_months },
 })
 
 export interface CourseColumns {
@@ -33,7 +37,15 @@ export interface CourseColumns {
   launch_file?: string
   title?: string
   description?: string | null
+  certificate_type?: CertificateTemplate['certificateType'] | null
+  certificate_validity_months?: number | null
 }
+
+/** The columns of a course's certificate template: both null when it has none. */
+export const certificateColumns = (template: CertificateTemplate | null) => ({
+  certificate_type: template?.certificateType ?? null,
+  certificate_validity_months: template?.validityMonths ?? null,
+})
 
 export function findCourse(db: Db, orgId: string, courseId: string) {
   return db.selectFrom('courses').selectAll().where('organization_id', '=', orgId).where('id', '=', courseId).executeTakeFirst()
@@ -44,6 +56,8 @@ const courseWire = (alias: string) => ({
   id: sql.ref(`${alias}.id`),
   organization_id: sql.ref(`${alias}.organization_id`),
   ...fieldsSql(COURSE_COLUMNS, alias),
+  certificate: sql`case when ${sql.ref(`${alias}.certificate_type`)} is null then null
+    else jsonb_build_object('certificateType', ${sql.ref(`${alias}.certificate_type`)}, 'validityMonths', ${sql.ref(`${alias}.certificate_validity_months`)}) end`,
   created_at: isoSql(sql.ref(`${alias}.created_at`)),
   updated_at: isoSql(sql.ref(`${alias}.updated_at`)),
 })

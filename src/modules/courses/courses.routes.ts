@@ -3,7 +3,7 @@ import { columnsOf } from '../../lib/columns.js'
 import { forbidden, notFound } from '../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
-import { deleteCourse, findCourse, insertCourse, listCourses, toCourse, updateCourse } from './courses.queries.js'
+import { certificateColumns, deleteCourse, findCourse, insertCourse, listCourses, toCourse, updateCourse } from './courses.queries.js'
 import { COURSE_COLUMNS, Course, CourseCreate, CourseListQuery, CoursePage, CourseParams, CourseUpdate } from './courses.schemas.js'
 
 const tags = ['courses']
@@ -24,16 +24,17 @@ export const coursesRoutes: ModulePlugin = (app, { db }) => {
         operationId: 'createCourse',
         summary: 'Create a course',
         description:
-          'Admins only. `organization_id` must be your own organization (403 otherwise); the body is snake_case as the contract writes it.',
+          'Admins only. `organization_id` must be your own organization (403 otherwise); the body is snake_case as the contract writes it. A `certificate` template makes every pass issue or renew that certificate (DECISIONS §14).',
         tags,
         body: CourseCreate,
         response: { 201: Course },
       },
     },
     async (request, reply) => {
-      const { organization_id, s3_path, launch_file, title, description = null } = request.body
+      const { organization_id, s3_path, launch_file, title, description = null, certificate = null } = request.body
       assertOwnOrganization(request.actor, organization_id)
-      return reply.status(201).send(await insertCourse(db, request.actor, { s3_path, launch_file, title, description }))
+      const course = { s3_path, launch_file, title, description, ...certificateColumns(certificate) }
+      return reply.status(201).send(await insertCourse(db, request.actor, course))
     },
   )
 
@@ -78,7 +79,7 @@ export const coursesRoutes: ModulePlugin = (app, { db }) => {
       schema: {
         operationId: 'updateCourse',
         summary: 'Update a course',
-        description: 'Admins only. Only the fields sent change.',
+        description: 'Admins only. Only the fields sent change; `certificate: null` removes the template (certificates issued stay).',
         tags,
         params: CourseParams,
         body: CourseUpdate,
@@ -88,7 +89,11 @@ export const coursesRoutes: ModulePlugin = (app, { db }) => {
     async (request) => {
       const { actor, params, body } = request
       assertOwnOrganization(actor, body.organization_id)
-      const course = await updateCourse(db, actor, params.course_id, columnsOf(COURSE_COLUMNS, body))
+      const changes = {
+        ...columnsOf(COURSE_COLUMNS, body),
+        ...(body.certificate === undefined ? {} : certificateColumns(body.certificate)),
+      }
+      const course = await updateCourse(db, actor, params.course_id, changes)
       if (!course) throw notFound('Course')
       return course
     },

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 import { registerFormat } from '../../lib/validation.js'
+import { CertificateType } from '../certificates/certificates.schemas.js'
 
 /**
  * The launch file is opened inside the course package: a relative path that cannot climb out of it
@@ -15,6 +16,13 @@ registerFormat(
   "Value must be a relative path inside the course package (no leading '/', no '..')",
 )
 
+/** The certificate a pass issues (DECISIONS §14): camelCase inside, as §14 writes it. */
+export const CertificateTemplate = Type.Object(
+  { certificateType: CertificateType, validityMonths: Type.Integer({ minimum: 1, maximum: 120 }) },
+  { title: 'CertificateTemplate', examples: [{ certificateType: 'stcw_basic_safety', validityMonths: 60 }] },
+)
+export type CertificateTemplate = Static<typeof CertificateTemplate>
+
 // The course creation request and response, and one course, are snake_case on the wire (DECISIONS §1).
 export const Course = Type.Object(
   {
@@ -26,6 +34,7 @@ export const Course = Type.Object(
     created_at: DateTime,
     updated_at: DateTime,
     description: Nullable(Type.String()),
+    certificate: Nullable(CertificateTemplate),
   },
   {
     title: 'Course',
@@ -39,6 +48,7 @@ export const Course = Type.Object(
         created_at: '2026-06-15T08:30:00.000Z',
         updated_at: '2026-06-15T08:30:00.000Z',
         description: 'Shipboard fire prevention and response',
+        certificate: { certificateType: 'stcw_basic_safety', validityMonths: 60 },
       },
     ],
   },
@@ -51,6 +61,7 @@ const CourseFields = {
   launch_file: Type.String({ minLength: 1, maxLength: 512, format: 'package-relative-path' }),
   title: Type.String({ minLength: 1, maxLength: 300 }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+  certificate: Type.Optional(Nullable(CertificateTemplate)),
 }
 
 export const CourseCreate = Type.Object(CourseFields, {

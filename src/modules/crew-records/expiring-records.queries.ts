@@ -7,8 +7,8 @@ import { type InsertOutcome, type NewReviewed, reviewedInsert } from './reviewed
 
 // The reads and the create of an expiring record, over its kind's descriptor.
 
-/** The map of every wire field stored as a column: the kind's type and its settable fields. */
-const columnsOf = (kind: ExpiringKind) => ({ [kind.typeField.wire]: kind.typeField.column, ...kind.columns })
+/** The map of every wire field stored as a column: the kind's type, its settable fields and those the system sets. */
+const columnsOf = (kind: ExpiringKind) => ({ [kind.typeField.wire]: kind.typeField.column, ...kind.columns, ...kind.systemColumns })
 
 /** A record as the client receives it, from its row and its verification's. */
 export const toExpiringRecord = (kind: ExpiringKind, row: ExpiringRow) => ({

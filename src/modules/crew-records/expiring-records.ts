@@ -21,6 +21,8 @@ export interface ExpiringKind {
   typeField: { wire: string; column: string }
   /** The fields a create or PATCH may set, wire name → column, its type aside. */
   columns: Readonly<Record<string, string>>
+  /** Fields the system sets and responses show, never a request (certificates' `source`), wire name → column. */
+  systemColumns?: Readonly<Record<string, string>>
   /** How a request's values are stored, where that differs from how they are sent (e.g. upper case). */
   stored?: (body: Record<string, unknown>) => Record<string, unknown>
   /** The kind's wire schemas and the names its routes are documented under. */

@@ -40,6 +40,8 @@ describe('certificates', () => {
       uploadedByUserId: org.crew.id,
       status: 'expiring_soon',
       verification: { targetType: 'certificate', targetId: res.body.id, status: 'pending', rejectionReason: null, reviewedAt: null },
+      source: 'manual',
+      registrationId: null,
       createdAt: expect.any(String),
       updatedAt: res.body.createdAt,
     })

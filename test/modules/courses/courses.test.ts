@@ -68,6 +68,7 @@ describe('course creation (spec 8)', () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: res.body.created_at,
       description: 'Basics',
+      certificate: null,
     })
     for (const path of ['/api/v1/courses', '/api/v1/courses/', '/api/v1/learn/courses', '/api/v1/learn/courses/']) {
       expect((await org.crew.api.get(`${path}${path.endsWith('/') ? '' : '/'}${res.body.id}`)).body).toEqual(res.body)
