@@ -89,7 +89,7 @@ describe('the compiled server and CLI', { timeout: 300_000 }, () => {
     })
     const exited = once(child, 'exit')
     while (!stdout.includes('Seaworthy is running')) {
-      if (child.exitCode !== null) throw new Error(`the server did not start:\n${stdout}${stderr}`)
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server did not start:\n${stdout}${stderr}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`)

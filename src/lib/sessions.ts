@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../db/database.js'
 import type { Product, Role } from '../db/schema.js'
@@ -20,12 +21,21 @@ export interface SessionUser {
   organization_id: string
   role: Role
   products: Product[]
+  /** The user's token cutoff (a suspension or reset), when the caller read it. */
+  tokens_valid_after?: Date | null
 }
 
 export const invalidRefreshToken = () => unauthorized('Invalid refresh token')
 
 /** An access token and the refresh token that continues the sign-in `familyId` (a new sign-in when absent). */
 export async function startSession(deps: SessionDeps, user: SessionUser, familyId: string = uuidv7()): Promise<TokenResponse> {
+  // `iat` is whole seconds and every token of the cutoff's second is refused: a sign-in within that second
+  // (a restore and a login at once) waits for the next one rather than answer a token that never works.
+  const cutoff = user.tokens_valid_after?.getTime()
+  if (cutoff !== undefined) {
+    const wait = (Math.floor(cutoff / 1000) + 1) * 1000 - Date.now()
+    if (wait > 0) await setTimeout(wait)
+  }
   const refresh = newOpaqueToken()
   const ids = { orgId: user.organization_id, userId: user.id, familyId }
   await insertRefreshToken(deps.db, { id: uuidv7(), ...ids, hash: refresh.hash, ttlDays: deps.refreshTokenTtlDays })
