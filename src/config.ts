@@ -33,6 +33,8 @@ const EnvSchema = Type.Object({
   UPLOAD_MAX_BYTES: Type.Integer({ default: 26214400, minimum: 1 }),
   // A course package (DECISIONS §13.2): 1 GiB by default.
   COURSE_PACKAGE_MAX_BYTES: Type.Integer({ default: 1073741824, minimum: 1 }),
+  // How long a launch session lives without ending (DECISIONS §13.4): then it is abandoned by the sweep.
+  LAUNCH_SESSION_MINUTES: Type.Integer({ default: 240, minimum: 1, maximum: 10080 }),
   UPLOAD_URL_TTL_SECONDS: Type.Integer({
     default: 900,
     minimum: 10,
@@ -114,6 +116,8 @@ export interface Config extends DatabaseConfig {
   readonly uploadMaxBytes: number
   /** The largest course package upload; its archive may expand to 4 × this (DECISIONS §13.2). */
   readonly coursePackageMaxBytes: number
+  /** A launch session's lifetime: its content path and credential stop working, and the sweep abandons it. */
+  readonly launchSessionMinutes: number
   readonly uploadUrlTtlSeconds: number
   readonly login: LoginLimits
   /** Proxies (IPs, CIDRs) whose X-Forwarded-For is believed; empty: the client is the TCP peer. */
@@ -302,6 +306,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     expiringSoonDays: env.EXPIRING_SOON_DAYS,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     coursePackageMaxBytes: env.COURSE_PACKAGE_MAX_BYTES,
+    launchSessionMinutes: env.LAUNCH_SESSION_MINUTES,
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,
     login: Object.freeze({
       maxPerPair: env.LOGIN_MAX_FAILURES_PER_EMAIL,

@@ -102,7 +102,8 @@ describe('Admin › Learning records', () => {
     await page.keyboard.press('Escape')
     await statements.getByRole('row', { name: /launched/ }).waitFor({ state: 'detached' })
     const rows = statements.getByRole('row')
-    expect(await rows.count()).toBe(2) // the header and the completion
+    // The filtered page replaces the list as it arrives: count once it has settled.
+    await expect.poll(() => rows.count()).toBe(2) // the header and the completion
     expect(await rows.nth(1).textContent()).toContain('Course gmdss')
     await page.getByRole('button', { name: `Show the JSON of statement ${completedId}` }).click()
     const json = JSON.parse((await page.getByTestId('statement-json').textContent()) ?? '')

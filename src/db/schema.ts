@@ -372,6 +372,49 @@ export interface RegistrationsTable {
   attempt_count: Count
   created_at: CreatedAt
   updated_at: Timestamp
+  /** The package version of its first launch, kept when the course's package is replaced; null before it. */
+  package_id: ColumnType<string | null, string | null | undefined, string | null>
+}
+
+export type LaunchMode = 'Normal' | 'Browse' | 'Review'
+
+export interface LearningSessionsTable {
+  id: string
+  organization_id: string
+  registration_id: string
+  package_id: string
+  au_index: number
+  launch_mode: LaunchMode
+  /** The LMS-generated activity id of the AU in this registration (cmi5 §8.1.5). */
+  activity_id: string
+  /** SHA-256 of the session credential's secret (cmi5: made by the fetch; SCORM: at launch). */
+  secret_hash: Nullable<string>
+  /** SHA-256 of the one-time fetch URL's secret (cmi5); null for SCORM. */
+  fetch_hash: Nullable<string>
+  fetched: Generated<boolean>
+  created_at: CreatedAt
+  expires_at: Date
+  last_seen_at: Nullable<Date>
+  initialized: Generated<boolean>
+  completed: Generated<boolean>
+  outcome: ColumnType<'passed' | 'failed' | null, 'passed' | 'failed' | null | undefined, 'passed' | 'failed' | null>
+  score_scaled: Nullable<number>
+  ended_at: Nullable<Date>
+  ended_by: ColumnType<'terminated' | 'abandoned' | null, 'terminated' | 'abandoned' | null | undefined, 'terminated' | 'abandoned' | null>
+  duration_seconds: Nullable<number>
+  /** SCORM: the runtime data last committed (cmi), which the next session resumes from. */
+  runtime: ColumnType<unknown, string | null | undefined, string | null>
+}
+
+export interface RegistrationAusTable {
+  registration_id: string
+  au_index: number
+  completed: Generated<boolean>
+  passed: Generated<boolean>
+  failed: Generated<boolean>
+  /** The reason it was waived (cmi5 §9.5.5.2), or null. */
+  waived: Nullable<string>
+  satisfied: Generated<boolean>
 }
 
 export interface AttemptsTable {
@@ -593,6 +636,8 @@ export interface DB {
   course_imports: CourseImportsTable
   course_packages: CoursePackagesTable
   course_aus: CourseAusTable
+  learning_sessions: LearningSessionsTable
+  registration_aus: RegistrationAusTable
   course_stats: CourseStatsTable
   curriculums: CurriculumsTable
   curriculum_courses: CurriculumCoursesTable

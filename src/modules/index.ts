@@ -16,6 +16,8 @@ import { identityDocumentRoutes, userIdentityDocumentsRoutes } from './identity-
 import { metricsRoutes } from './metrics/metrics.routes.js'
 import { nextOfKinRoutes, userNextOfKinRoutes } from './next-of-kin/next-of-kin.routes.js'
 import { organizationRoutes } from './organizations/organizations.routes.js'
+import { cmi5FetchRoutes, launchRoutes } from './launch/launch.routes.js'
+import { sessionCredentials } from './launch/session-credentials.js'
 import { courseImportsRoutes, courseStructureRoutes } from './packages/packages.routes.js'
 import { assignmentReadinessRoutes, fleetReadinessRoutes, shipReadinessRoutes } from './readiness/readiness.routes.js'
 import { registrationReadRoutes, registrationsRoutes } from './registrations/registrations.routes.js'
@@ -31,7 +33,7 @@ import { currentUserRoutes, usersRoutes } from './users/users.routes.js'
 import { profileVerificationRoutes, reviewQueueRoutes } from './verifications/verifications.routes.js'
 import { webhooksRoutes } from './webhooks/webhooks.routes.js'
 import { xapiCredentialsRoutes } from './xapi/credentials.routes.js'
-import { xapiRoutes } from './xapi/xapi.routes.js'
+import { LRS_AUTHENTICATORS, xapiRoutes } from './xapi/xapi.routes.js'
 
 interface Registration {
   plugin: ModulePlugin
@@ -74,6 +76,9 @@ const registrations: Registration[] = [
   { plugin: coursesRoutes, prefix: '/api/v1/courses/', product: 'learn', aliases: ['/api/v1/learn/courses/'] },
   { plugin: courseImportsRoutes, prefix: '/api/v1/learn/course-imports', product: 'learn' },
   { plugin: courseStructureRoutes, prefix: '/api/v1/learn/courses/:course_id/structure', product: 'learn' },
+  // Launch and sessions (DECISIONS §13.4); cmi5's fetch URL is called by the AU, with no user token.
+  { plugin: launchRoutes, prefix: '/api/v1/learn', product: 'learn' },
+  { plugin: cmi5FetchRoutes, prefix: '/api/v1/learn/cmi5' },
   { plugin: curriculumsRoutes, prefix: '/api/v1/learn/curriculums', product: 'learn' },
   { plugin: assignmentsRoutes, prefix: '/api/v1/assignments/', product: 'learn', aliases: ['/api/v1/learn/assignments/'] },
   { plugin: assignmentUpdateRoutes, prefix: '/api/v1/assignments/', product: 'learn' },
@@ -97,8 +102,8 @@ const registrations: Registration[] = [
   { plugin: webhooksRoutes, prefix: '/api/v1/shared/webhooks' },
   { plugin: auditRoutes, prefix: '/api/v1/shared/audit-events' },
   { plugin: xapiCredentialsRoutes, prefix: '/api/v1/learn/xapi/credentials', product: 'learn' },
-  // The LRS authenticates its own callers (Basic credentials; a staff token reads): see xapi/auth.ts.
-  { plugin: xapiRoutes(), prefix: '/api/v1/learn/xapi' },
+  // The LRS authenticates its own callers (a launch session's credential, Basic credentials; a staff token reads): see xapi/auth.ts.
+  { plugin: (app, deps) => xapiRoutes([sessionCredentials(deps.config), ...LRS_AUTHENTICATORS])(app, deps), prefix: '/api/v1/learn/xapi' },
 ]
 
 /** Marks every route of one registration: its product for the access check, and hidden from the document if an alias. */

@@ -39,6 +39,8 @@ export const EVENT_TYPES = [
   'curriculum.deleted',
   'registration.passed',
   'registration.failed',
+  'registration.waived',
+  'learning_session.abandoned',
   'upload.ready',
   'upload.rejected',
   'document.expiring',

@@ -10,6 +10,7 @@ export interface ContentGrant {
 }
 
 export const CONTENT_PREFIX = '/content'
+export const PLAYER_PREFIX = '/player'
 
 const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url')
 
@@ -23,12 +24,25 @@ const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64u
 export function contentPaths(config: Pick<Config, 'jwtSecret' | 'contentOrigin'>) {
   const key = createHmac('sha256', config.jwtSecret).update('seaworthy:content-session').digest()
   const sign = (payload: string) => createHmac('sha256', key).update(payload).digest()
+  const token = (grant: ContentGrant) => {
+    const payload = base64url(JSON.stringify([grant.orgId, grant.packageId, grant.sessionId, Math.floor(grant.expiresAt.getTime() / 1000)]))
+    return `${payload}.${base64url(sign(payload))}`
+  }
 
   return {
     /** The absolute URL of a package-relative `url` (its query kept) inside the session's path. */
     url(grant: ContentGrant, url: string): string {
-      const payload = base64url(JSON.stringify([grant.orgId, grant.packageId, grant.sessionId, Math.floor(grant.expiresAt.getTime() / 1000)]))
-      return `${config.contentOrigin}${CONTENT_PREFIX}/${payload}.${base64url(sign(payload))}/${url}`
+      return `${config.contentOrigin}${CONTENT_PREFIX}/${token(grant)}/${url}`
+    },
+
+    /**
+     * The SCORM player page of a session (DECISIONS §13.4), on the content origin beside the package so
+     * the SCO finds its runtime in the frame's parent: the SCO's package-relative URL in the query; the
+     * session's credential in the fragment, which the browser never sends to a server.
+     */
+    player(grant: ContentGrant, scoUrl: string, session: { sessionId: string; secret: string; standard: string; endpoint: string }): string {
+      const fragment = new URLSearchParams({ session: session.sessionId, secret: session.secret, standard: session.standard, endpoint: session.endpoint })
+      return `${config.contentOrigin}${PLAYER_PREFIX}/${token(grant)}?sco=${encodeURIComponent(scoUrl)}#${fragment}`
     },
 
     /** The grant a token carries; null when it is not one this service signed, `expired` after its time. */

@@ -7,6 +7,8 @@ import type { Metrics } from '../../lib/metrics.js'
 import type { Storage } from '../../lib/storage.js'
 import { sweepExpiryNotices } from '../expiry-notices/expiry-notices.queries.js'
 import { syncContractService } from '../sea-service/contract-service.queries.js'
+import { abandonExpired } from '../launch/launch.service.js'
+import { expiredSessions } from '../launch/sessions.queries.js'
 import { IMPORT_QUEUE, importHandler } from '../packages/packages.import.js'
 import { DELIVERY_QUEUE, deliveryHandler } from '../webhooks/delivery.js'
 import { deleteOldEvents } from './audit-retention.queries.js'
@@ -22,6 +24,8 @@ const DELIVERY_BATCH = 10
 // an import whose request to run was lost (queued while the queue could not be reached).
 const IMPORT_EXPIRE_SECONDS = 3600
 const IMPORT_EVERY_SECONDS = 300
+const SESSION_SWEEP_EVERY_SECONDS = 60
+const SWEEP_BATCH = 500
 
 /** Every background job of the service, on the database's job queue (src/lib/jobs.ts). */
 export function defineJobs(
@@ -66,6 +70,15 @@ export function defineJobs(
     handler: importHandler({ db, storage, config, log }),
     everySeconds: IMPORT_EVERY_SECONDS,
     expireInSeconds: IMPORT_EXPIRE_SECONDS,
+  })
+  jobs.define({
+    name: 'launch-session-sweep',
+    policy: 'short',
+    // Learners close windows without terminating: a session past its expiry is abandoned (DECISIONS §13.4),
+    // a batch per run, oldest first.
+    handler: async () => abandonExpired({ db, config }, await expiredSessions(db, SWEEP_BATCH)),
+    everySeconds: SESSION_SWEEP_EVERY_SECONDS,
+    expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
   })
   const days = config.auditRetentionDays
   if (days > 0) {

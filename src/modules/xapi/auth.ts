@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { MANAGERS } from '../../lib/access.js'
 import { actorOfToken } from '../../lib/auth.js'
+import type { Db } from '../../db/database.js'
 import type { ModuleDeps } from '../types.js'
 import type { XapiAgent } from './agents.js'
 import { findCredentialByKey } from './credentials.queries.js'
@@ -19,7 +20,20 @@ export interface XapiPrincipal {
    * A credential bound to one launch session (cmi5's fetch auth-token): statements must be by this
    * actor in this registration, state documents about them and this activity, and reads see only the registration.
    */
-  session?: { actorKey: string; registration: string; activityId: string }
+  session?: XapiSession
+}
+
+/**
+ * A launch session's credential (cmi5's fetch auth-token), made by the launch module: its statements are
+ * by this actor in this registration, its state documents about them and this activity, and it reads only
+ * the registration. `store` stores its statements under the session's own rules (cmi5 §9.3) in the
+ * transaction it is given, calling `storeAll` for the statements themselves.
+ */
+export interface XapiSession {
+  actorKey: string
+  registration: string
+  activityId: string
+  store(trx: Db, statements: readonly Record<string, any>[], storeAll: () => Promise<string[]>): Promise<string[]>
 }
 
 /**

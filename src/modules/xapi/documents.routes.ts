@@ -47,8 +47,8 @@ function documentId(kind: DocumentKind, query: Record<string, string>, required:
 async function read(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, reply: FastifyReply) {
   assertGranted(call.principal, kind.read)
   const scope = scopeOf(kind, call.query)
-  assertSessionDocument(call.principal, scope)
   const id = documentId(kind, call.query, false)
+  assertSessionDocument(call.principal, scope, { id, write: false })
   if (id === null) {
     const since = timestampParam('since', call.query.since)
     return reply.type('application/json').send(await listDocumentIds(deps.db, call.principal.orgId, scope, since ? new Date(since) : null))
@@ -61,8 +61,8 @@ async function read(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, reply:
 async function write(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, reply: FastifyReply, merge: boolean) {
   assertGranted(call.principal, kind.write)
   const scope = scopeOf(kind, call.query)
-  assertSessionDocument(call.principal, scope)
   const id = documentId(kind, call.query, true) as string
+  assertSessionDocument(call.principal, scope, { id, write: true })
   if (call.body === undefined) throw badRequest('The document is missing')
   const incoming = { contentType: call.contentType || 'application/octet-stream', content: call.body }
   const preconditions = { ifMatch: call.headers['if-match'], ifNoneMatch: call.headers['if-none-match'], required: kind.guarded && !merge }
@@ -75,9 +75,9 @@ async function write(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, reply
 async function remove(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, reply: FastifyReply) {
   assertGranted(call.principal, kind.write)
   const scope = scopeOf(kind, call.query)
-  assertSessionDocument(call.principal, scope)
   if (call.query.since !== undefined) throw badRequest('since: only when listing')
   const id = documentId(kind, call.query, kind.kind !== 'state')
+  assertSessionDocument(call.principal, scope, { id, write: true })
   const ifMatch = call.headers['if-match']
   if (ifMatch !== undefined && id !== null) {
     const current = await findDocument(deps.db, call.principal.orgId, scope, id)

@@ -1,5 +1,6 @@
 import { agentKey, type XapiAgent } from './agents.js'
 import type { XapiPrincipal } from './auth.js'
+import type { DocumentScope } from './documents.queries.js'
 import { XapiError } from './errors.js'
 
 type Json = Record<string, any>
@@ -16,14 +17,25 @@ export function assertSessionStatements(principal: XapiPrincipal, statements: re
   }
 }
 
-/** A session credential reads and writes only the state of its actor, activity and registration. */
-export function assertSessionDocument(
-  principal: XapiPrincipal,
-  scope: { activityId: string; agentKey: string; registration: string },
-): void {
+/** The State document the LMS writes before a launch (cmi5 §10): the AU reads it and never writes it. */
+export const LAUNCH_DATA = 'LMS.LaunchData'
+
+/**
+ * A session credential reaches only the state of its actor, activity and registration (never writing
+ * LMS.LaunchData, nor deleting every state at once), and reads only its actor's agent profile (cmi5's
+ * `cmi5LearnerPreferences`, §11).
+ */
+export function assertSessionDocument(principal: XapiPrincipal, scope: DocumentScope, access: { id: string | null; write: boolean }): void {
   const { session } = principal
   if (!session) return
-  if (scope.activityId !== session.activityId || scope.agentKey !== session.actorKey || scope.registration !== session.registration) {
-    throw new XapiError(403, "A session's credential reaches only the state of its actor, activity and registration")
-  }
+  const own =
+    scope.kind === 'agent_profile'
+      ? scope.agentKey === session.actorKey && !access.write
+      : scope.kind === 'state' &&
+        scope.activityId === session.activityId &&
+        scope.agentKey === session.actorKey &&
+        scope.registration === session.registration
+  if (!own) throw new XapiError(403, "A session's credential reaches only the state of its actor, activity and registration")
+  if (access.write && (access.id === null || access.id === LAUNCH_DATA))
+    throw new XapiError(403, 'The LMS writes LMS.LaunchData; an AU reads it')
 }

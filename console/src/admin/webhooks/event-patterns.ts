@@ -43,6 +43,8 @@ const TYPES: Record<EventType, true> = {
   'curriculum.deleted': true,
   'registration.passed': true,
   'registration.failed': true,
+  'registration.waived': true,
+  'learning_session.abandoned': true,
   'upload.ready': true,
   'upload.rejected': true,
   'document.expiring': true,
