@@ -1277,6 +1277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/learn/admin/analytics/course-difficulty/{course_id}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A course's questions, hardest first
+         * @description Admins only. Per question answered in the course's registrations (xAPI `answered` statements and `cmi.interaction` activities, voided ones left out): how many registrations answered it, the share right and the discrimination, hardest first (lowest `correctRate`, then `activityId`). Each registration counts once per question, by its latest answer. An empty list for a course without answers; another organization's course is 404 like a missing one.
+         */
+        get: operations["getQuestionDifficulty"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shared/organization/sso": {
         parameters: {
             query?: never;
@@ -3033,6 +3053,32 @@ export interface components {
             /** @enum {unknown} */
             state: "approved" | "in_review" | "action_needed" | "incomplete";
             items: components["schemas"]["NamedVerification"][];
+        };
+        /**
+         * QuestionDifficulty
+         * @example {
+         *       "activityId": "https://courses.example.com/fire-safety/q3",
+         *       "description": "Which extinguisher is used on an electrical fire?",
+         *       "attempts": 40,
+         *       "correctRate": 0.45,
+         *       "discrimination": 0.62
+         *     }
+         */
+        QuestionDifficulty: {
+            /** @description The interaction's activity id (IRI) */
+            activityId: string;
+            /** @description The LRS's definition of the activity: its description in en-US, else in the alphabetically first language; null without one */
+            description: string | null;
+            /** @description Registrations of the course that answered the question, each counted once by its latest answer */
+            attempts: number;
+            /** @description Share of those latest answers that were right (`result.success`), 0 to 1 */
+            correctRate: number;
+            /** @description Pearson (phi) correlation, -1 to 1, between answering right and the registration's status being `passed` (failed and unfinished registrations are not passed); null when every answer or every registration was alike */
+            discrimination: number | null;
+        };
+        /** QuestionDifficultyList */
+        QuestionDifficultyList: {
+            data: components["schemas"]["QuestionDifficulty"][];
         };
         /**
          * ReadinessCode
@@ -14915,6 +14961,136 @@ export interface operations {
             };
             /** @description Not allowed for this role, organization or product */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getQuestionDifficulty: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                course_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: QuestionDifficultyList */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "activityId": "https://courses.example.com/fire-safety/q3",
+                     *           "description": "Which extinguisher is used on an electrical fire?",
+                     *           "attempts": 40,
+                     *           "correctRate": 0.45,
+                     *           "discrimination": 0.62
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuestionDifficultyList"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

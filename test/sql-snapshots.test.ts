@@ -3,7 +3,7 @@ import { format } from 'sql-formatter'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../src/db/database.js'
 import type { DB } from '../src/db/schema.js'
-import { courseDifficultyQuery } from '../src/modules/analytics/analytics.queries.js'
+import { courseDifficultyQuery, questionDifficultyQuery } from '../src/modules/analytics/analytics.queries.js'
 import { updateAssignment } from '../src/modules/assignments/assignment-writes.queries.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from '../src/modules/assignments/bulk.queries.js'
 import { bulkAddCourses, bulkRemoveCourses } from '../src/modules/assignments/bulk-courses.queries.js'
@@ -74,6 +74,11 @@ describe('SQL snapshots', () => {
   it('course difficulty: the ORDER BY of course_stats_difficulty_idx', async () => {
     const statements = await compiledSql((db) => courseDifficultyQuery(db, ORG, 20).execute())
     await matchesSnapshot('course-difficulty', 'courseDifficultyQuery: hardest 20 courses', statements)
+  })
+
+  it("question difficulty: each registration's latest answer, then the figures per question", async () => {
+    const statements = await compiledSql((db) => questionDifficultyQuery(db, ORG, IDS[0], 20).execute())
+    await matchesSnapshot('question-difficulty', "questionDifficultyQuery: a course's hardest 20 questions", statements)
   })
 
   it.each([

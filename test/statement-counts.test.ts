@@ -82,6 +82,7 @@ describe('round trips of the hot requests', () => {
       `/api/v1/assignments/?ship_id=${ship.id}`,
       '/api/v1/crew/verifications?status=pending',
       '/api/v1/learn/admin/analytics/course-difficulty',
+      `/api/v1/learn/admin/analytics/course-difficulty/${courseId}/questions`,
       '/api/v1/shared/ships',
       `/api/v1/shared/ships/${ship.id}`,
       '/api/v1/shared/users',
@@ -122,6 +123,10 @@ describe('round trips of the hot requests', () => {
       statements: 2,
       transactions: 0,
     })
+    // The course is the first table of the questions' statement: a course out of reach is 404 from it alone.
+    const otherCourse = await insertCourse(db, counter.other.id)
+    const questions = `/api/v1/learn/admin/analytics/course-difficulty/${otherCourse}/questions`
+    expect(await cost(() => org.admin.api.get(questions), 404)).toEqual({ statements: 1, transactions: 0 })
   })
 
   it('recording an attempt is one statement', async () => {
