@@ -84,7 +84,7 @@ async function getStatements(deps: ModuleDeps, call: XapiCall, reply: FastifyRep
     ...asked.filter,
     until: asked.filter.until ?? consistentThrough,
     credentialId: own,
-    ...sessionFilter(principal),
+    ...sessionFilter(principal, asked.filter.registration),
   }
   const rows = await listStatements(deps.db, principal.orgId, filter)
   const page = rows.slice(0, filter.limit)
@@ -102,9 +102,15 @@ function onlyMore(query: Record<string, string>) {
   return decodeMore(query.more)
 }
 
-/** A session credential reads only its registration. */
-const sessionFilter = (principal: XapiPrincipal): Partial<StatementFilter> =>
-  principal.session ? { registration: principal.session.registration } : {}
+/** No registration has this id: the filter of a session credential asking for another registration than its own. */
+const NO_REGISTRATION = '00000000-0000-0000-0000-000000000000'
+
+/** A session credential reads only its registration: asking for another finds nothing. */
+function sessionFilter(principal: XapiPrincipal, asked: string | undefined): Partial<StatementFilter> {
+  const own = principal.session?.registration
+  if (!own) return {}
+  return { registration: asked === undefined || asked.toLowerCase() === own ? own : NO_REGISTRATION }
+}
 
 export const statementsResource = (deps: ModuleDeps): XapiResource => ({
   path: '/statements',

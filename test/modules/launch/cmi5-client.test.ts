@@ -1,4 +1,3 @@
-import type Cmi5Type from '@xapi/cmi5'
 import XMLHttpRequest from 'xhr2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../app.js'
@@ -11,20 +10,35 @@ import { lrs } from '../../fixtures/xapi.js'
 // bundled HTTP client speaks only XMLHttpRequest, which Node lacks: xhr2 provides it over node:http,
 // installed before the library is loaded (its HTTP client looks for it once, as it loads).
 globalThis.XMLHttpRequest ??= XMLHttpRequest
-let Cmi5: typeof Cmi5Type
+interface Cmi5Client {
+  initialize(): Promise<unknown>
+  getLaunchData(): Record<string, unknown>
+  pass(score: number): Promise<unknown>
+  complete(): Promise<unknown>
+  terminate(): Promise<unknown>
+}
+let Cmi5: new (launchParameters: LaunchParameters) => Cmi5Client
 let t: TestApp
 let org: TestOrg
 let origin: string
 beforeAll(async () => {
-  Cmi5 = (await import('@xapi/cmi5')).default
+  Cmi5 = (await import('@xapi/cmi5')).default as unknown as typeof Cmi5
   t = await buildTestApp()
   org = await createOrg(t.app, t.database.db)
   origin = await t.app.listen({ host: '127.0.0.1', port: 0 })
 })
 afterAll(() => t.app.close())
 
+interface LaunchParameters {
+  endpoint: string
+  fetch: string
+  actor: unknown
+  registration: string
+  activityId: string
+}
+
 /** The launch URL's parameters, with the service's public URL replaced by where this test listens. */
-function launchParameters(url: string) {
+function launchParameters(url: string): LaunchParameters {
   const params = new URL(url).searchParams
   const here = (value: string) => value.replace(t.config.publicUrl, origin)
   return {

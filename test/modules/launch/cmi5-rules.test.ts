@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../../app.js'
+import { useOrg } from '../../factories.js'
+import { launchAu } from '../../fixtures/cmi5-session.js'
+import { packagedCourse } from '../../fixtures/launch.js'
+import { enroll } from '../../fixtures/registrations.js'
+
+// cmi5's statement rules (§9.3) as the LMS enforces them on a session's credential: a statement that
+// breaks one is refused with 403 and nothing of its batch is stored.
+const t = useTestApp()
+const org = useOrg(t)
+
+async function session(aus: Parameters<typeof packagedCourse>[2] = [{ moveOn: 'Passed', masteryScore: 0.7 }], body = {}) {
+  const { courseId } = await packagedCourse(t.database.db, org.id, aus)
+  const { registrationId } = await enroll(t.database.db, org.id, org.crew.id, { courseId })
+  return { registrationId, au: await launchAu(t.app, t.config.publicUrl, org.crew.api, registrationId, body) }
+}
+
+const registration = async (id: string) => (await org.admin.api.get(`/api/v1/learn/registrations/${id}`)).body
+
+describe('cmi5 statement rules on a session credential', () => {
+  it('refuses anything before initialized, and a second initialized', async () => {
+    const { au } = await session()
+    expect((await au.lrs.post('/statements', au.statement('completed'))).status).toBe(403)
+    expect((await au.lrs.post('/statements', au.statement('initialized'))).status).toBe(200)
+    expect((await au.lrs.post('/statements', au.statement('initialized'))).status).toBe(403)
+  })
+
+  it('refuses a pass below the masteryScore, a fail at or above it, and either without the masteryScore extension', async () => {
+    const { au, registrationId } = await session()
+    await au.lrs.post('/statements', au.statement('initialized'))
+    expect((await au.lrs.post('/statements', au.statement('passed', { score: 0.5, masteryScore: 0.7 }))).status).toBe(403)
+    expect((await au.lrs.post('/statements', au.statement('failed', { score: 0.7, masteryScore: 0.7 }))).status).toBe(403)
+    expect((await au.lrs.post('/statements', au.statement('passed', { score: 0.9 }))).status).toBe(403)
+    expect((await registration(registrationId)).status).toBe('in_progress')
+    expect((await au.lrs.post('/statements', au.statement('passed', { score: 0.9, masteryScore: 0.7 }))).status).toBe(200)
+    expect(await registration(registrationId)).toMatchObject({ status: 'passed' })
+  })
+
+  it('allows one pass or fail per session and no fail after a pass in the registration', async () => {
+    const { au, registrationId } = await session([{ moveOn: 'Completed' }])
+    await au.lrs.post('/statements', au.statement('initialized'))
+    expect((await au.lrs.post('/statements', au.statement('passed'))).status).toBe(200)
+    expect((await au.lrs.post('/statements', au.statement('failed'))).status).toBe(403)
+    await au.lrs.post('/statements', au.statement('terminated'))
+    const next = await launchAu(t.app, t.config.publicUrl, org.crew.api, registrationId)
+    await next.lrs.post('/statements', next.statement('initialized'))
+    expect((await next.lrs.post('/statements', next.statement('failed'))).status).toBe(403)
+    expect((await next.lrs.post('/statements', next.statement('passed'))).status).toBe(403)
+  })
+
+  it('refuses completed, passed and failed in Browse and Review', async () => {
+    const { au } = await session([{ moveOn: 'Completed' }], { launchMode: 'Review' })
+    await au.lrs.post('/statements', au.statement('initialized'))
+    expect((await au.lrs.post('/statements', au.statement('completed'))).status).toBe(403)
+    expect((await au.lrs.post('/statements', au.statement('terminated'))).status).toBe(200)
+  })
+
+  it('refuses a defined statement without the cmi5 category, about another activity or of another session; allowed statements pass', async () => {
+    const { au } = await session()
+    await au.lrs.post('/statements', au.statement('initialized'))
+    expect((await au.lrs.post('/statements', { ...au.statement('completed'), context: { registration: au.params.get('registration') } })).status).toBe(403)
+    expect((await au.lrs.post('/statements', au.statement('completed', { objectId: 'https://example.com/other' }))).status).toBe(403)
+    const experienced = au.statement('experienced', { allowed: true, objectId: 'https://example.com/page/3' })
+    expect((await au.lrs.post('/statements', experienced)).status).toBe(200)
+    expect((await au.lrs.post('/statements', { ...experienced, id: undefined, context: { ...(experienced.context as object), contextActivities: { category: [{ id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }] } } })).status).toBe(403)
+  })
+
+  it('stores nothing of a batch with one broken statement', async () => {
+    const { au, registrationId } = await session()
+    const batch = [au.statement('initialized'), au.statement('passed', { score: 0.1, masteryScore: 0.7 })]
+    expect((await au.lrs.post('/statements', batch)).status).toBe(403)
+    const read = await au.lrs.get(`/statements?registration=${registrationId}`)
+    expect(read.body.statements.map((s: { verb: { id: string } }) => s.verb.id.split('/').at(-1))).toEqual(['launched'])
+  })
+
+  it('refuses the credential after terminated, and the AU never writes LMS.LaunchData', async () => {
+    const { au } = await session()
+    const state = `/activities/state?activityId=${encodeURIComponent(au.params.get('activityId')!)}&agent=${encodeURIComponent(au.params.get('actor')!)}&registration=${au.params.get('registration')}&stateId=LMS.LaunchData`
+    expect((await au.lrs.get(state)).status).toBe(200)
+    expect((await au.lrs.put(state, { launchMode: 'Normal' })).status).toBe(403)
+    await au.lrs.post('/statements', au.statement('initialized'))
+    expect((await au.lrs.post('/statements', au.statement('terminated', { duration: 'PT42S' }))).status).toBe(200)
+    expect((await au.lrs.post('/statements', au.statement('experienced', { allowed: true }))).status).toBe(403)
+  })
+
+  it('reads only its own registration and writes only its learner', async () => {
+    const other = await session()
+    const { au } = await session()
+    await au.lrs.post('/statements', au.statement('initialized'))
+    const read = await au.lrs.get(`/statements?registration=${other.registrationId}`)
+    expect(read.status).toBe(200)
+    expect(read.body.statements).toEqual([])
+    const someoneElse = { ...au.statement('experienced', { allowed: true }), actor: { mbox: 'mailto:other@example.com' } }
+    expect((await au.lrs.post('/statements', someoneElse)).status).toBe(403)
+  })
+})
