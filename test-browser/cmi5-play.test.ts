@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSeaworthyClient, type SeaworthyClient } from '../client/index.js'
+import { launchBrowser, screenshot } from './browser.js'
+import { assign, createCrew, createShip, ok, PASSWORD, signIn } from './seed.js'
+import { type RunningService, startService } from './service.js'
+
+// ADL's cmi5 geology courses (../shared/fixtures/cmi5), imported and played in Debian's chromium from
+// the content origin, as a crew member launched them: the records they write pass the registration,
+// clear its readiness blocker and raise the event.
+
+const ADMIN = { email: 'admin@cmi5.browser.test', password: PASSWORD, domain: 'cmi5.browser.test' }
+const FIXTURES = join(import.meta.dirname, '../../shared/fixtures/cmi5')
+
+let service: RunningService
+let browser: Browser
+let admin: SeaworthyClient
+
+beforeAll(async () => {
+  service = await startService(ADMIN)
+  admin = await signIn(service.baseUrl, ADMIN.email)
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await service?.stop()
+})
+
+/** Uploads a fixture package and imports it: the new course's id. */
+async function importFixture(name: string): Promise<string> {
+  const file = await readFile(join(FIXTURES, `${name}.zip`))
+  const intent = await ok(
+    admin.POST('/api/v1/shared/uploads/intent', { body: { kind: 'course_package', mime: 'application/zip', size: file.length, filename: `${name}.zip` } }),
+  )
+  const form = new FormData()
+  for (const [field, value] of Object.entries(intent.presignedPost.fields)) form.append(field, value)
+  form.append('file', new Blob([new Uint8Array(file)], { type: 'application/zip' }), `${name}.zip`)
+  expect((await fetch(intent.presignedPost.url, { method: 'POST', body: form })).ok).toBe(true)
+  await ok(admin.POST('/api/v1/shared/uploads/{upload_id}/finalize', { params: { path: { upload_id: intent.uploadId } } }))
+  let job = await ok(admin.POST('/api/v1/learn/course-imports', { body: { uploadId: intent.uploadId } }))
+  while (job.status === 'running') {
+    await sleep(200)
+    job = await ok(admin.GET('/api/v1/learn/course-imports/{import_id}', { params: { path: { import_id: job.id } } }))
+  }
+  expect(job).toMatchObject({ status: 'complete', standard: 'cmi5', errors: [] })
+  return job.courseId!
+}
+
+/** A crew member on a ship with the course: their client, assignment and registration. */
+async function enrolled(firstName: string, courseId: string) {
+  const person = await createCrew(admin, firstName, 'Player')
+  const ship = await createShip(admin, `MV ${firstName}`)
+  const assignment = await assign(admin, person.id, ship.id, 'Deckhand')
+  await ok(admin.POST('/api/v1/learn/assignments/bulk/courses', { body: { assignmentIds: [assignment.id], courseIds: [courseId] } }))
+  const registrations = await ok(admin.GET('/api/v1/learn/registrations', { params: { query: { assignment_id: assignment.id } } }))
+  const crew = createSeaworthyClient({ baseUrl: service.baseUrl, token: (await signInToken(person.email)).access_token })
+  return { person, assignment, registrationId: registrations.items[0]!.id, crew }
+}
+
+async function signInToken(email: string) {
+  return ok(createSeaworthyClient({ baseUrl: service.baseUrl }).POST('/api/v1/auth/token', { body: { email, password: PASSWORD } }))
+}
+
+const blockers = async (assignmentId: string) =>
+  (await ok(admin.GET('/api/v1/learn/assignments/{assignment_id}/readiness', { params: { path: { assignment_id: assignmentId } } }))).blockers.map(
+    (b: { code: string }) => b.code,
+  )
+
+/** The verbs of the registration's statements, oldest first, as an admin reads them from the LRS. */
+async function verbs(registrationId: string): Promise<string[]> {
+  const res = await fetch(`${service.baseUrl}/api/v1/learn/xapi/statements?registration=${registrationId}&ascending=true&limit=500`, {
+    headers: { authorization: `Bearer ${(await signInToken(ADMIN.email)).access_token}`, 'x-experience-api-version': '1.0.3' },
+  })
+  const body = (await res.json()) as { statements: { verb: { id: string } }[] }
+  return body.statements.map((s) => s.verb.id.split('/').at(-1)!)
+}
+
+describe('cmi5 packages played in a browser', () => {
+  it('passes the mastery-score course through its quiz: registration, readiness, event and statements follow', async () => {
+    const courseId = await importFixture('masteryscore_responsive')
+    const { assignment, registrationId, crew } = await enrolled('Quinn', courseId)
+    expect(await blockers(assignment.id)).toContain('course_not_passed')
+
+    const launched = await ok(
+      crew.POST('/api/v1/learn/registrations/{registration_id}/launch', {
+        params: { path: { registration_id: registrationId } },
+        body: { returnUrl: `${service.baseUrl}/console/` },
+      }),
+    )
+    expect(launched).toMatchObject({ standard: 'cmi5', launchMethod: 'OwnWindow' })
+    const contentOrigin = new URL(launched.url).origin
+    expect(contentOrigin).not.toBe(new URL(service.baseUrl).origin)
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(launched.url)
+    await page.locator('.navmenuitem', { hasText: 'Quiz' }).first().click()
+    await page.getByRole('button', { name: /Select correct answers/ }).click()
+    await page.getByRole('button', { name: 'Submit Answers' }).click()
+    await page.getByText('You achieved a passing score.').waitFor()
+    await screenshot(page, 'cmi5-mastery-passed')
+    await page.getByRole('button', { name: 'Exit the Course' }).click()
+    // cmi5's returnURL: the course terminates, then sends the learner back to the console.
+    await page.waitForURL(`${service.baseUrl}/console/**`)
+
+    const registration = await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }))
+    expect(registration).toMatchObject({ status: 'passed', attempt_count: 1, score_percent: 100 })
+    expect(await blockers(assignment.id)).not.toContain('course_not_passed')
+    const events = await ok(admin.GET('/api/v1/shared/audit-events', { params: { query: { type: 'registration.passed' } } }))
+    expect(events.items.map((e: { target: { id: string | null } }) => e.target.id)).toContain(registrationId)
+    const seen = await verbs(registrationId)
+    expect(seen.slice(0, 2)).toEqual(['launched', 'initialized'])
+    expect(seen).toEqual(expect.arrayContaining(['answered', 'passed', 'satisfied', 'terminated']))
+    expect(seen.at(-1)).toBe('terminated')
+    await context.close()
+  })
+
+  it('passes the eight-AU course once every AU has completed on launch', async () => {
+    const courseId = await importFixture('multi_au_framed')
+    const { registrationId, crew } = await enrolled('Rowan', courseId)
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    for (let auIndex = 0; auIndex < 8; auIndex++) {
+      const launched = await ok(
+        crew.POST('/api/v1/learn/registrations/{registration_id}/launch', { params: { path: { registration_id: registrationId } }, body: { auIndex } }),
+      )
+      await page.goto(launched.url)
+      // Each AU completes as it launches (`complete=launch`): wait for its record before the next launch abandons it.
+      await expect.poll(async () => (await verbs(registrationId)).filter((verb) => verb === 'completed').length, { timeout: 30_000 }).toBe(auIndex + 1)
+    }
+    const registration = await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }))
+    expect(registration.status).toBe('passed')
+    const seen = await verbs(registrationId)
+    expect(seen.filter((verb) => verb === 'abandoned')).toHaveLength(7)
+    expect(seen.filter((verb) => verb === 'satisfied')).toHaveLength(1)
+    await context.close()
+  })
+})
