@@ -122,12 +122,19 @@ const LEARN = [
   'POST /api/v1/learn/course-imports',
   'GET /api/v1/learn/course-imports/:import_id',
   'GET /api/v1/learn/courses/:course_id/structure',
+  'POST /api/v1/learn/registrations/:registration_id/launch',
+  'GET /api/v1/learn/registrations/:registration_id/sessions',
+  'POST /api/v1/learn/registrations/:registration_id/waive',
+  'POST /api/v1/learn/sessions/:session_id/abandon',
 ]
 
 // The LRS's resources (DECISIONS §13.1): every method on each, authenticated by the LRS itself, no product gate,
 // hidden from the OpenAPI document (xAPI describes them). Their CORS preflight is a wildcard the tree prints as `*`.
 const LRS = ['statements', 'activities/state', 'activities/profile', 'agents/profile', 'activities', 'agents', 'about'].flatMap((resource) =>
   ['GET', 'PUT', 'POST', 'DELETE'].map((method) => `${method} /api/v1/learn/xapi/${resource}`),
+).concat(
+  // cmi5's fetch URL, which the AU calls with no credential but the one in its path, and its CORS preflight.
+  ['POST /api/v1/learn/cmi5/fetch/:token', 'OPTIONS /api/v1/learn/cmi5/fetch/:token'],
 )
 
 // Readiness reads crew records and learning alike: registered under learn, it needs both products (DECISIONS §10).
@@ -206,6 +213,11 @@ const DOCUMENTED = [
   'POST /api/v1/learn/course-imports',
   'GET /api/v1/learn/course-imports/{import_id}',
   'GET /api/v1/learn/courses/{course_id}/structure',
+  'POST /api/v1/learn/registrations/{registration_id}/launch',
+  'GET /api/v1/learn/registrations/{registration_id}/sessions',
+  'POST /api/v1/learn/registrations/{registration_id}/waive',
+  'POST /api/v1/learn/sessions/{session_id}/abandon',
+  'POST /api/v1/learn/cmi5/fetch/{token}',
 ]
 
 /**

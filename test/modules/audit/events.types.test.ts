@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { useTestApp } from '../../app.js'
 import { insertCourse, nextImo, PASSWORD, type TestUser, useOrg } from '../../factories.js'
 import type { EventType } from '../../../src/modules/audit/event-types.js'
+import { packagedCourse } from '../../fixtures/launch.js'
 import { enroll } from '../../fixtures/registrations.js'
 import { PNG_3X2, uploadFile } from '../../fixtures/uploads.js'
 
@@ -413,6 +414,26 @@ const CASES: Case[] = [
       },
     }),
   ),
+  {
+    type: 'registration.waived',
+    produce: async (h) => {
+      const { courseId } = await packagedCourse(t.database.db, org.id, [{ moveOn: 'Passed' }, { moveOn: 'Completed' }])
+      const { registrationId } = await enroll(t.database.db, org.id, org.crew.id, { courseId })
+      const body = { auIndex: 1, reason: 'Equivalent AU' }
+      const registration = ok(await org.admin.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, body, h))
+      return { target: { type: 'registration', id: registrationId }, actor: org.admin, data: { ...registration, ...body } }
+    },
+  },
+  {
+    type: 'learning_session.abandoned',
+    produce: async (h) => {
+      const { courseId } = await packagedCourse(t.database.db, org.id, [{}])
+      const { registrationId } = await enroll(t.database.db, org.id, org.crew.id, { courseId })
+      const launched = ok(await org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/launch`, {}), 201)
+      const session = ok(await org.admin.api.post(`/api/v1/learn/sessions/${launched.sessionId}/abandon`, undefined, h))
+      return { target: { type: 'learning_session', id: launched.sessionId }, actor: org.admin, data: { ...session, registrationId } }
+    },
+  },
   ...(['ready', 'rejected'] as const).map(
     (status): Case => ({
       type: `upload.${status}`,
