@@ -1,5 +1,5 @@
 import { publicClient } from '../api.js'
-import { clearSession, readSession, type StoredSession, writeSession } from './session-store.js'
+import { clearSession, readSharedSession, type StoredSession, writeSession } from './session-store.js'
 
 /** How long before the access token runs out it is refreshed: a quarter of its lifetime, at most a minute. */
 export const refreshLead = (session: StoredSession) => Math.min(60_000, session.lifetimeMs / 4)
@@ -14,7 +14,7 @@ export class SignInEnded extends Error {}
  */
 export async function refreshSession(current: StoredSession): Promise<StoredSession> {
   const refresh = async () => {
-    const latest = readSession()
+    const latest = await readSharedSession()
     if (!latest?.refreshToken) throw new SignInEnded()
     if (latest.refreshToken !== current.refreshToken) return latest
     const { data, response } = await publicClient.POST('/api/v1/auth/token', {

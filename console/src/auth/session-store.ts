@@ -1,3 +1,4 @@
+import { del, get, set } from 'idb-keyval'
 import type { components } from '../../../client/index.js'
 
 export type Role = components['schemas']['User']['role']
@@ -27,15 +28,33 @@ export function readSession(): StoredSession | null {
   return parse(localStorage.getItem(KEY))
 }
 
-export function writeSession(answer: TokenAnswer): StoredSession {
+/**
+ * The token pair as every tab sees it right now. Local storage reaches other tabs' renderers a moment
+ * after it is written, so a tab taking its turn to refresh just after another could read the pair the
+ * other has spent, and presenting a spent refresh token ends the whole sign-in (reuse detection).
+ * IndexedDB is consistent across tabs once a write has committed: the refresh reads and writes it
+ * inside its lock; local storage stays for the synchronous read at start and for the `storage` event.
+ */
+export async function readSharedSession(): Promise<StoredSession | null> {
+  const shared = ((await get(KEY).catch(() => undefined)) as StoredSession | undefined) ?? null
+  const local = readSession()
+  // The newer of the two: a sign-in writes both, and its IndexedDB write may not have committed yet.
+  if (!shared) return local
+  if (!local) return shared.refreshToken || shared.expiresAt > Date.now() ? shared : null
+  return shared.expiresAt >= local.expiresAt ? shared : local
+}
+
+export async function writeSession(answer: TokenAnswer): Promise<StoredSession> {
   const lifetimeMs = answer.expires_in * 1000
   const session = { token: answer.access_token, expiresAt: Date.now() + lifetimeMs, lifetimeMs, refreshToken: answer.refresh_token ?? null }
   localStorage.setItem(KEY, JSON.stringify(session))
+  await set(KEY, session).catch(() => undefined)
   return session
 }
 
 export function clearSession(): void {
   localStorage.removeItem(KEY)
+  void del(KEY).catch(() => undefined)
 }
 
 /** Calls `listener` when another tab refreshes (the new session) or signs out (null). */

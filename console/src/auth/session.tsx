@@ -84,7 +84,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [adopt, end, refresh],
   )
 
-  const begin = useCallback((answer: TokenAnswer) => open(writeSession(answer)), [open])
+  const begin = useCallback(async (answer: TokenAnswer) => open(await writeSession(answer)), [open])
 
   const signInWithPassword = useCallback(
     async (email: string, password: string) => begin(await unwrap(publicClient.POST('/api/v1/auth/token', { body: { email, password } }))),
