@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSeaworthyClient, type SeaworthyClient } from '../client/index.js'
-import { launchBrowser, screenshot } from './browser.js'
+import { launchBrowser, screenshot, signInAs } from './browser.js'
 import { assign, createCrew, createShip, ok, PASSWORD, signIn } from './seed.js'
 import { type RunningService, startService } from './service.js'
 
@@ -82,7 +82,7 @@ async function verbs(registrationId: string): Promise<string[]> {
 describe('cmi5 packages played in a browser', () => {
   it('passes the mastery-score course through its quiz: registration, readiness, event and statements follow', async () => {
     const courseId = await importFixture('masteryscore_responsive')
-    const { assignment, registrationId, crew } = await enrolled('Quinn', courseId)
+    const { assignment, registrationId, crew, person } = await enrolled('Quinn', courseId)
     expect(await blockers(assignment.id)).toContain('course_not_passed')
 
     const launched = await ok(
@@ -97,7 +97,32 @@ describe('cmi5 packages played in a browser', () => {
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     const page = await context.newPage()
+    // Signed in to the console in this browser: the course's script, on its own origin, reaches none of it.
+    await signInAs(page, service.baseUrl, person.email)
     await page.goto(launched.url)
+    const reach = await page.evaluate(async (api) => {
+      const frame = document.createElement('iframe')
+      frame.src = `${api}/console/`
+      await new Promise((resolve) => {
+        frame.onload = resolve
+        document.body.append(frame)
+      })
+      let framed: string | null
+      try {
+        framed = frame.contentWindow!.localStorage.getItem('seaworthy.session')
+      } catch {
+        framed = 'denied'
+      }
+      frame.remove()
+      const me = await fetch(`${api}/api/v1/users/me`, { credentials: 'include' }).then(
+        (r) => r.status,
+        () => 'refused',
+      )
+      return { own: localStorage.getItem('seaworthy.session'), cookies: document.cookie, framed, me }
+    }, service.baseUrl)
+    const { me, ...storage } = reach
+    expect(storage).toEqual({ own: null, cookies: '', framed: 'denied' })
+    expect(me).not.toBe(200)
     await page.locator('.navmenuitem', { hasText: 'Quiz' }).first().click()
     await page.getByRole('button', { name: /Select correct answers/ }).click()
     await page.getByRole('button', { name: 'Submit Answers' }).click()
