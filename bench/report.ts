@@ -31,6 +31,7 @@ const READINESS_FIRST_PAGES: [string, string][] = [
 const READINESS_DEEP_PAGES: [string, string, string][] = [
   ['readiness-deep', 'readiness-first', 'fleet readiness'],
   ['expiring-deep', 'expiring-first', 'fleet expiry list'],
+  ['sea-service-deep', 'sea-service-fleet', 'fleet sea service'],
 ]
 const SEA_SERVICE_PAGES: [string, string, number][] = [
   ['sea-service-summary', 'sea-service summary', 2],

@@ -17,6 +17,7 @@ const ROLES = ['Second Officer', 'Able Seaman', 'Chief Engineer', 'Bosun']
 const COURSES = '/api/v1/courses/?limit=10'
 const FLEET = '/api/v1/learn/readiness?limit=10'
 const EXPIRING = '/api/v1/crew/expiring?limit=10'
+const SEA_SERVICE = '/api/v1/crew/sea-service?limit=10'
 
 const get = (path: string): LoadRequest => ({ method: 'GET', path })
 const json = (method: 'POST' | 'PATCH', path: string, body: unknown): LoadRequest => ({ method, path, body: JSON.stringify(body) })
@@ -89,7 +90,8 @@ export function scenarios(fx: Fixtures): Scenario[] {
       title: "One person's sea-service summary",
       prepare: async () => fx.crewUserIds.map((id) => get(`/api/v1/crew/users/${id}/sea-service`)),
     },
-    { name: 'sea-service-fleet', title: 'Fleet sea service, first page', prepare: fixed(get('/api/v1/crew/sea-service?limit=10')) },
+    { name: 'sea-service-fleet', title: 'Fleet sea service, first page', prepare: fixed(get(SEA_SERVICE)) },
+    { name: 'sea-service-deep', title: `Fleet sea service, ${DEEP_PAGES} pages deep`, prepare: deepPage(SEA_SERVICE) },
     { name: 'review-queue', title: 'Review queue (pending)', prepare: fixed(get('/api/v1/crew/verifications?status=pending')) },
     {
       name: 'document-create',

@@ -152,12 +152,13 @@ export const CERTIFICATES = `with certs as (
              from (select abs(hashtext(c.id::text)::bigint) % 100 as x) hx) v`
 
 // Four sea-service periods per user over the last eight years, neighbours overlapping now and then (DECISIONS
-// §14); 80 % verified (counted), the rest waiting for review.
+// §14); one user in ten is at sea (their last period open); 80 % verified (counted), the rest waiting for review.
 export const EXPERIENCES = `with rows as (
     insert into experiences (id, organization_id, user_id, company_name, position, ship_type, start_date, end_date, notes,
       created_at, updated_at)
     select pg_temp.uid('x', p.org_no, n), p.org_id, pg_temp.uid('u', p.org_no, n / 4), 'Bench Line', (${ROLES})[1 + pg_temp.h(n / 4, 12)],
-      (array['bulk_carrier','oil_tanker','container','general_cargo'])[1 + pg_temp.h(n + 7, 4)], s, s + 90 + pg_temp.h(n + 9, 200), null, t, t
+      (array['bulk_carrier','oil_tanker','container','general_cargo'])[1 + pg_temp.h(n + 7, 4)], s,
+      case when n % 4 <> 3 or pg_temp.h(n + 17, 10) > 0 then s + 90 + pg_temp.h(n + 9, 200) end, null, t, t
     from seed_plan p, generate_series(0, p.users * 4 - 1) n,
       lateral (select current_date - 2900 + (n % 4) * 700 + pg_temp.h(n + 13, 120) as s) st,
       ${ts(`now() - interval '3 days' - n * interval '3 minutes'`)} t
@@ -184,3 +185,7 @@ export const READINESS = [
      (3, 'Cook', array[]::text[], array[]::text[])
    ) as r(position, role, documents, certificates)`,
 ]
+
+// The kept sea-service totals (migration 2904): the seed skips triggers (session_replication_role), so it
+// refreshes every person with experience rows in one call, as the triggers would have.
+export const SEA_SERVICE_TOTALS = 'select sea_service_refresh(array(select distinct x.user_id from experiences x))'

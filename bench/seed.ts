@@ -5,7 +5,7 @@ import { hashPassword } from '../src/lib/auth.js'
 import * as statements from './seed-sql.js'
 
 // Bump whenever the generated data changes: a database seeded by another version is rebuilt.
-export const SEED_VERSION = 3
+export const SEED_VERSION = 4
 export const BENCH_PASSWORD = 'bench-password-1'
 
 const ORGANIZATIONS = 20
@@ -132,6 +132,7 @@ async function fill(db: Kysely<any>, scale: number): Promise<void> {
     await timed('identity documents', () => run(statements.IDENTITY_DOCUMENTS))
     await timed('certificates', () => run(statements.CERTIFICATES))
     await timed('experience', () => run(statements.EXPERIENCES))
+    await timed('sea-service totals', () => run(statements.SEA_SERVICE_TOTALS))
     await timed('readiness settings', async () => {
       for (const statement of statements.READINESS) await run(statement)
     })

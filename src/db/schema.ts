@@ -353,6 +353,28 @@ export interface ReadinessHoldersTable {
   gen: number
 }
 
+/** A verified experience row's counted days, kept by triggers (migration 2904). */
+export interface SeaServicePeriodsTable {
+  experience_id: string
+  organization_id: string
+  user_id: string
+  ship_type: string | null
+  role_key: string
+  /** A datemultirange, as PostgreSQL writes it. */
+  counted: string
+}
+
+/** A person's counted days over every ship type (ship_type '') and per ship type, kept by triggers (migration 2904). */
+export interface SeaServiceTotalsTable {
+  organization_id: string
+  user_id: string
+  ship_type: string
+  counted: string
+  open: boolean
+  settled_on: string
+  rank_days: number
+}
+
 export interface AssignmentCoursesTable {
   assignment_id: string
   course_id: string
@@ -651,6 +673,8 @@ export interface DB {
   requirements: RequirementsTable
   readiness_verdicts: ReadinessVerdictsTable
   readiness_holders: ReadinessHoldersTable
+  sea_service_periods: SeaServicePeriodsTable
+  sea_service_totals: SeaServiceTotalsTable
   events: EventsTable
   webhooks: WebhooksTable
   webhook_deliveries: WebhookDeliveriesTable

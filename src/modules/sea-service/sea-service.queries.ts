@@ -1,10 +1,8 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/database.js'
-import { decodeCursorOf, type PageResult, toPage } from '../../lib/pagination.js'
 import { roleKey, trimmed } from '../../lib/role-key.js'
-import { isUuid } from '../../lib/validation.js'
 import { countedPeriods, daysIn, lastSpan } from './counted-days.queries.js'
-import type { FleetSeaServiceItem, FleetSeaServiceQuery, SeaService } from './sea-service.schemas.js'
+import type { SeaService } from './sea-service.schemas.js'
 
 /** STCW regulation I/11: a year of seagoing service in the last five years revalidates a certificate. */
 const REVALIDATION_DAYS = 365
@@ -19,7 +17,7 @@ interface SummaryRow {
   by_ship_type: SeaService['byShipType']
 }
 
-const revalidation = (lastFiveYearsDays: number) => ({
+export const revalidation = (lastFiveYearsDays: number) => ({
   eligible: lastFiveYearsDays >= REVALIDATION_DAYS,
   daysNeeded: Math.max(0, REVALIDATION_DAYS - lastFiveYearsDays),
 })
@@ -76,75 +74,4 @@ export async function seaServiceSummary(db: Db, orgId: string, userId: string, a
     lastSixMonthsDays: row.six_months,
     revalidation: revalidation(row.five_years),
   }
-}
-
-interface FleetRow {
-  /** Null on the one row of a page past the end (the count's row). */
-  user_id: string | null
-  user_name: string
-  total_days: number
-  days_in_role: number | null
-  five_years: number
-  total_count: number | null
-}
-
-const toFleetItem = (row: FleetRow & { user_id: string }): FleetSeaServiceItem => ({
-  userId: row.user_id,
-  userName: row.user_name,
-  totalDays: row.total_days,
-  daysInRole: row.days_in_role,
-  lastFiveYearsDays: row.five_years,
-  eligible: revalidation(row.five_years).eligible,
-})
-
-/** A (totalDays, userId) cursor key. */
-const isFleetKey = ([days, id]: [string, string]) => /^\d{1,9}$/.test(days) && isUuid(id)
-
-/**
- * One page of the fleet's sea service in one statement, whatever the fleet's size: every person's
- * counted days are summed, filtered, ordered (most days first, then userId) and cut at the page.
- */
-export async function fleetSeaService(
-  db: Db,
-  orgId: string,
-  asOf: string,
-  query: FleetSeaServiceQuery,
-): Promise<PageResult<FleetSeaServiceItem>> {
-  const cursor = decodeCursorOf(query.cursor, isFleetKey)
-  const day = sql`${asOf}::date`
-  const inRole =
-    query.role === undefined
-      ? sql`null::int`
-      : sql`coalesce(sum(c.days) filter (where ${roleKey(sql`c.position`)} = ${roleKey(sql`${query.role}::text`)}), 0)::int`
-  const filters = [sql`t.total_days > 0`]
-  if (query.min_days !== undefined)
-    filters.push(sql`${query.role === undefined ? sql`t.total_days` : sql`t.days_in_role`} >= ${query.min_days}`)
-  const { rows } = await sql<FleetRow>`
-    with c as (
-      select p.user_id, p.position, ${daysIn(sql`p.counted`)} as days, ${daysIn(sql`p.counted * ${lastSpan(day, '5 years')}`)} as five_years
-      from (${countedPeriods({ orgId: sql`${orgId}::uuid`, asOf: day })}) p
-      where p.verified ${query.ship_type === undefined ? sql`` : sql`and p.ship_type = ${query.ship_type}`}
-    ),
-    t as (
-      select c.user_id, sum(c.days)::int as total_days, ${inRole} as days_in_role, sum(c.five_years)::int as five_years
-      from c group by c.user_id
-    ),
-    f as (
-      select t.*, u.first_name || ' ' || u.last_name as user_name
-      from t join users u on u.id = t.user_id and u.organization_id = ${orgId}
-      where ${sql.join(filters, sql` and `)}
-    )
-    -- The count rides on a one-row select, so that a page past the end still carries it.
-    select n.total_count, page.*
-    from (select ${query.include_count ? sql`(select count(*)::int from f)` : sql`null::int`} as total_count) n
-    left join lateral (
-      select f.* from f
-      ${cursor ? sql`where (f.total_days < ${Number(cursor[0])} or (f.total_days = ${Number(cursor[0])} and f.user_id > ${cursor[1]}::uuid))` : sql``}
-      order by f.total_days desc, f.user_id
-      limit ${sql.lit(query.limit + 1)}
-    ) page on true
-    order by page.total_days desc, page.user_id`.execute(db)
-  const count = query.include_count ? rows[0].total_count : null
-  const found = rows.filter((row): row is FleetRow & { user_id: string } => row.user_id !== null)
-  return toPage(found, query.limit, (row) => [String(row.total_days), row.user_id], toFleetItem, count)
 }

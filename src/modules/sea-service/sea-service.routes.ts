@@ -4,7 +4,8 @@ import { todayUtc } from '../../lib/dates.js'
 import { notFound } from '../../lib/errors.js'
 import { IdParams } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
-import { fleetSeaService, seaServiceSummary } from './sea-service.queries.js'
+import { fleetSeaService } from './fleet.queries.js'
+import { seaServiceSummary } from './sea-service.queries.js'
 import { FleetSeaServiceItem, FleetSeaServicePage, FleetSeaServiceQuery, SeaService, SeaServiceQuery } from './sea-service.schemas.js'
 
 const tags = ['sea-service']
