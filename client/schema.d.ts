@@ -977,6 +977,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/learn/registrations/{registration_id}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch a course
+         * @description Crew launch their own registrations; admins and office admins any of the organization. Abandons the session still open, opens a new one and answers the URL to open: for cmi5 the AU with its launch parameters (LMS.LaunchData and `launched` are written first), for SCORM the player page. Both run on the content origin. A course without a package: 409.
+         */
+        post: operations["launchRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/registrations/{registration_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a registration's sessions
+         * @description Newest first. Each ended session (terminated or abandoned) is one attempt of the registration.
+         */
+        get: operations["listLearningSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/registrations/{registration_id}/waive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Waive an AU
+         * @description Admins and office admins. Writes cmi5's `waived` in a session of its own, then `satisfied` where that completes a block or the course, which passes the registration. An AU is waived once per registration (409).
+         */
+        post: operations["waiveAu"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/sessions/{session_id}/abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Abandon a session
+         * @description Admins and office admins. Ends an open session as cmi5's `abandoned`, counting it as an attempt. An ended session: 409.
+         */
+        post: operations["abandonLearningSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/cmi5/fetch/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cmi5's fetch URL
+         * @description The launch URL names it. The first POST answers the session credential as `auth-token`; later calls answer cmi5's error body (`error-code` 1: used or ended, 2: not this LMS's). Both with HTTP 200.
+         */
+        post: operations["cmi5Fetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/scorm/sessions/{session_id}/runtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A SCORM session's starting runtime data
+         * @description The player calls it with the session's credential (Basic `session.<session id>:<secret>`, from the launch URL's fragment). A wrong credential: 401; an ended session: 403.
+         */
+        get: operations["getScormRuntime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/scorm/sessions/{session_id}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a SCORM session's runtime data
+         * @description scorm-again's commit: `{cmi, terminate?}` as JSON, or as text/plain from the unload beacon (which carries the credential as `auth` in the body, since a beacon sends no headers). The session's credential only. Answers `{"result":"true"}` or `{"result":"false","errorCode":101,"errorText":…}`, HTTP 200 either way. The final commit (`terminate: true`) ends the session as one attempt; replaying it changes nothing.
+         */
+        post: operations["commitScorm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/learn/curriculums": {
         parameters: {
             query?: never;
@@ -2304,7 +2444,7 @@ export interface components {
         };
         /**
          * Event
-         * @description One entry of the audit trail, also the body of a webhook delivery. `actor` is null for the system (expiry notices). Types: user.created, user.updated, user.suspended, user.restored, user.invited, user.password_reset_issued, ship.created, ship.updated, ship.deleted, identity_document.created, identity_document.updated, identity_document.deleted, certificate.created, certificate.updated, certificate.deleted, experience.created, experience.updated, experience.deleted, next_of_kin.created, next_of_kin.updated, next_of_kin.deleted, verification.submitted, verification.verified, verification.rejected, verification.reopened, assignment.created, assignment.updated, assignment.courses_assigned, assignment.courses_removed, course.created, course.updated, course.deleted, course_import.completed, course_import.failed, curriculum.created, curriculum.updated, curriculum.deleted, registration.passed, registration.failed, upload.ready, upload.rejected, document.expiring, document.expired, auth.login_failed, auth.throttled, auth.password_set, auth.refresh_reused, organization.updated, requirements.updated, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.test, xapi_credential.created, xapi_credential.deleted.
+         * @description One entry of the audit trail, also the body of a webhook delivery. `actor` is null for the system (expiry notices). Types: user.created, user.updated, user.suspended, user.restored, user.invited, user.password_reset_issued, ship.created, ship.updated, ship.deleted, identity_document.created, identity_document.updated, identity_document.deleted, certificate.created, certificate.updated, certificate.deleted, experience.created, experience.updated, experience.deleted, next_of_kin.created, next_of_kin.updated, next_of_kin.deleted, verification.submitted, verification.verified, verification.rejected, verification.reopened, assignment.created, assignment.updated, assignment.courses_assigned, assignment.courses_removed, course.created, course.updated, course.deleted, course_import.completed, course_import.failed, curriculum.created, curriculum.updated, curriculum.deleted, registration.passed, registration.failed, registration.waived, learning_session.abandoned, upload.ready, upload.rejected, document.expiring, document.expired, auth.login_failed, auth.throttled, auth.password_set, auth.refresh_reused, organization.updated, requirements.updated, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.test, xapi_credential.created, xapi_credential.deleted.
          * @example {
          *       "id": "0190a000-0000-7000-8000-0000000000e1",
          *       "type": "ship.updated",
@@ -2333,7 +2473,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {unknown} */
-            type: "user.created" | "user.updated" | "user.suspended" | "user.restored" | "user.invited" | "user.password_reset_issued" | "ship.created" | "ship.updated" | "ship.deleted" | "identity_document.created" | "identity_document.updated" | "identity_document.deleted" | "certificate.created" | "certificate.updated" | "certificate.deleted" | "experience.created" | "experience.updated" | "experience.deleted" | "next_of_kin.created" | "next_of_kin.updated" | "next_of_kin.deleted" | "verification.submitted" | "verification.verified" | "verification.rejected" | "verification.reopened" | "assignment.created" | "assignment.updated" | "assignment.courses_assigned" | "assignment.courses_removed" | "course.created" | "course.updated" | "course.deleted" | "course_import.completed" | "course_import.failed" | "curriculum.created" | "curriculum.updated" | "curriculum.deleted" | "registration.passed" | "registration.failed" | "upload.ready" | "upload.rejected" | "document.expiring" | "document.expired" | "auth.login_failed" | "auth.throttled" | "auth.password_set" | "auth.refresh_reused" | "organization.updated" | "requirements.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.test" | "xapi_credential.created" | "xapi_credential.deleted";
+            type: "user.created" | "user.updated" | "user.suspended" | "user.restored" | "user.invited" | "user.password_reset_issued" | "ship.created" | "ship.updated" | "ship.deleted" | "identity_document.created" | "identity_document.updated" | "identity_document.deleted" | "certificate.created" | "certificate.updated" | "certificate.deleted" | "experience.created" | "experience.updated" | "experience.deleted" | "next_of_kin.created" | "next_of_kin.updated" | "next_of_kin.deleted" | "verification.submitted" | "verification.verified" | "verification.rejected" | "verification.reopened" | "assignment.created" | "assignment.updated" | "assignment.courses_assigned" | "assignment.courses_removed" | "course.created" | "course.updated" | "course.deleted" | "course_import.completed" | "course_import.failed" | "curriculum.created" | "curriculum.updated" | "curriculum.deleted" | "registration.passed" | "registration.failed" | "registration.waived" | "learning_session.abandoned" | "upload.ready" | "upload.rejected" | "document.expiring" | "document.expired" | "auth.login_failed" | "auth.throttled" | "auth.password_set" | "auth.refresh_reused" | "organization.updated" | "requirements.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.test" | "xapi_credential.created" | "xapi_credential.deleted";
             /** Format: date-time */
             occurredAt: string;
             /** Format: uuid */
@@ -2807,6 +2947,50 @@ export interface components {
             uploadId?: string | null;
             notes?: string | null;
         };
+        /** Launch */
+        Launch: {
+            /** Format: uuid */
+            sessionId: string;
+            /** @description Open it as `launchMethod` says: cmi5 AU URL with its launch parameters, or the SCORM player page. */
+            url: string;
+            standard: "cmi5" | "scorm12" | "scorm2004";
+            launchMethod: "AnyWindow" | "OwnWindow";
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /**
+         * LearningSession
+         * @example {
+         *       "id": "0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f",
+         *       "auIndex": 0,
+         *       "launchMode": "Normal",
+         *       "startedAt": "2026-11-27T09:00:00.000Z",
+         *       "endedAt": "2026-11-27T09:20:00.000Z",
+         *       "endedBy": "terminated",
+         *       "durationSeconds": 1200
+         *     }
+         */
+        LearningSession: {
+            /** Format: uuid */
+            id: string;
+            auIndex: number;
+            launchMode: "Normal" | "Browse" | "Review";
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            endedAt: string | null;
+            /** @enum {unknown} */
+            endedBy: "terminated" | "abandoned" | null;
+            durationSeconds: number | null;
+        };
+        /** LearningSessionPage */
+        LearningSessionPage: {
+            items: components["schemas"]["LearningSession"][];
+            nextCursor: string | null;
+            /** @default false */
+            hasMore: boolean;
+            totalCount: number | null;
+        };
         /** Logout */
         Logout: {
             refresh_token: string;
@@ -3272,6 +3456,21 @@ export interface components {
             /** @default false */
             hasMore: boolean;
             totalCount: number | null;
+        };
+        /** ScormCommitAnswer */
+        ScormCommitAnswer: {
+            result: "true" | "false";
+            errorCode?: number;
+            errorText?: string;
+        };
+        /** ScormRuntime */
+        ScormRuntime: {
+            standard: "scorm12" | "scorm2004";
+            launchMode: "Normal" | "Browse" | "Review";
+            /** @description The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`. */
+            cmi: {
+                [key: string]: unknown;
+            };
         };
         /** SeaService */
         SeaService: {
@@ -12405,6 +12604,914 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    launchRegistration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                registration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Which AU or SCO, by its index in the course structure.
+                     * @default 0
+                     */
+                    auIndex?: number;
+                    /**
+                     * @description Browse and Review record nothing towards the result (cmi5 §10.2.2).
+                     * @default Normal
+                     */
+                    launchMode?: "Normal" | "Browse" | "Review";
+                    /**
+                     * Format: uri
+                     * @description Where the course sends the learner when it ends (cmi5 returnURL).
+                     */
+                    returnUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: Launch */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Launch"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listLearningSessions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                include_count?: boolean;
+            };
+            header?: never;
+            path: {
+                registration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: LearningSessionPage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f",
+                     *           "auIndex": 0,
+                     *           "launchMode": "Normal",
+                     *           "startedAt": "2026-11-27T09:00:00.000Z",
+                     *           "endedAt": "2026-11-27T09:20:00.000Z",
+                     *           "endedBy": "terminated",
+                     *           "durationSeconds": 1200
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false,
+                     *       "totalCount": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LearningSessionPage"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    waiveAu: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                registration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    auIndex: number;
+                    /** @description cmi5's waive reasons (§9.5.5.2). */
+                    reason: "Tested Out" | "Equivalent AU" | "Equivalent Outside Activity" | "Administrative";
+                };
+            };
+        };
+        responses: {
+            /** @description OK: Registration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0190a000-0000-7000-8000-000000000a06",
+                     *       "assignment_id": "0190a000-0000-7000-8000-000000000a05",
+                     *       "course_id": "0190a000-0000-7000-8000-000000000a03",
+                     *       "status": "passed",
+                     *       "created_at": "2026-06-15T08:30:00.000Z",
+                     *       "updated_at": "2026-06-15T08:30:00.000Z",
+                     *       "completed_at": "2026-06-15T08:30:00.000Z",
+                     *       "score_percent": 86,
+                     *       "time_spent_seconds": 1260,
+                     *       "attempt_count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Registration"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    abandonLearningSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: LearningSession */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f",
+                     *       "auIndex": 0,
+                     *       "launchMode": "Normal",
+                     *       "startedAt": "2026-11-27T09:00:00.000Z",
+                     *       "endedAt": "2026-11-27T09:20:00.000Z",
+                     *       "endedBy": "terminated",
+                     *       "durationSeconds": 1200
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LearningSession"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cmi5Fetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        "auth-token": string;
+                    } | {
+                        "error-code": string;
+                        "error-text": string;
+                    };
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    getScormRuntime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: ScormRuntime */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScormRuntime"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    commitScorm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: ScormCommitAnswer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScormCommitAnswer"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -58,6 +58,9 @@ const UNGATED = [
   'PATCH /api/v1/shared/organization',
   ...WEBHOOKS,
   'GET /api/v1/shared/audit-events',
+  // The SCORM player's API: the session's own credential, no user token, so no product gate (DECISIONS §13.4).
+  'GET /api/v1/learn/scorm/sessions/:session_id/runtime',
+  'POST /api/v1/learn/scorm/sessions/:session_id/commit',
 ]
 
 const CREW = [
@@ -204,6 +207,8 @@ const DOCUMENTED = [
   'POST /api/v1/learn/course-imports',
   'GET /api/v1/learn/course-imports/{import_id}',
   'GET /api/v1/learn/courses/{course_id}/structure',
+  'GET /api/v1/learn/scorm/sessions/{session_id}/runtime',
+  'POST /api/v1/learn/scorm/sessions/{session_id}/commit',
 ]
 
 /**
