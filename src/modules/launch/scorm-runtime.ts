@@ -9,7 +9,10 @@ export interface ScormResult {
   outcome: 'passed' | 'failed' | null
   /** 0..1 */
   scoreScaled: number | null
-  /** The session's own time (cmi session_time), when the SCO reported it. */
+  /**
+   * The session's time: session_time when the SCO reported one, else total_time (scorm-again adds the time
+   * since Initialize to it on the final commit, and the player loads no earlier total, so it is this session's).
+   */
   sessionSeconds: number | null
 }
 
@@ -19,6 +22,7 @@ const num = (value: unknown): number | null => {
   return Number.isFinite(n) ? n : null
 }
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n))
+const positive = (seconds: number | null) => (seconds !== null && seconds > 0 ? seconds : null)
 
 /** SCORM 1.2's CMITimespan `HHHH:MM:SS.SS`. */
 export function timespanSeconds(value: unknown): number | null {
@@ -53,7 +57,7 @@ function scorm12(cmi: Json, masteryScore: number | null, credit: boolean): Scorm
     completed: status === 'passed' || status === 'completed',
     outcome,
     scoreScaled,
-    sessionSeconds: timespanSeconds(core.session_time),
+    sessionSeconds: positive(timespanSeconds(core.session_time)) ?? timespanSeconds(core.total_time),
   }
 }
 
@@ -68,7 +72,12 @@ function scorm2004(cmi: Json, masteryScore: number | null): ScormResult {
   const scoreScaled = scaled === null ? null : clamp(scaled, 0, 1)
   let outcome: ScormResult['outcome'] = cmi.success_status === 'passed' || cmi.success_status === 'failed' ? cmi.success_status : null
   if (masteryScore !== null && scaled !== null) outcome = scaled >= masteryScore ? 'passed' : 'failed'
-  return { completed: cmi.completion_status === 'completed', outcome, scoreScaled, sessionSeconds: durationSeconds(cmi.session_time) }
+  return {
+    completed: cmi.completion_status === 'completed',
+    outcome,
+    scoreScaled,
+    sessionSeconds: positive(durationSeconds(cmi.session_time)) ?? durationSeconds(cmi.total_time),
+  }
 }
 
 export const scormResult = (standard: ScormStandard, cmi: Json, masteryScore: number | null, credit: boolean): ScormResult =>

@@ -36,6 +36,7 @@ export async function scormRuntime({ db, config }: LaunchDeps, sessionId: string
   const found = await credentialSession(db, sessionId, authorization)
   if (!found) throw new AppError(401, 'Not this session’s credential')
   if (found.ended_at) throw new AppError(403, `This launch session has ended (${found.ended_by})`)
+  if (found.expires_at <= new Date()) throw new AppError(403, 'This launch session has expired; launch the course again')
   const run = await db.transaction().execute((trx) => loadRun(trx, config, found.organization_id, found.registration_id))
   const standard = run.reg.standard as ScormStandard
   const previous = await db
