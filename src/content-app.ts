@@ -7,6 +7,7 @@ import { loggerOptions } from './lib/logging.js'
 import { createStorage, type Storage } from './lib/storage.js'
 import { CONTENT_PREFIX, contentPaths } from './modules/content/content.paths.js'
 import { contentRoutes } from './modules/content/content.routes.js'
+import { playerRoutes } from './modules/content/player.routes.js'
 import type { App } from './modules/types.js'
 
 export interface ContentAppDeps {
@@ -36,6 +37,8 @@ export async function buildContentApp(deps: ContentAppDeps): Promise<App> {
     reply.headers({ 'content-security-policy': frameAncestors, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' })
   })
   const storage = deps.storage ?? createStorage(config)
-  await app.register(async (scope: App) => contentRoutes(scope, { storage, paths: contentPaths(config) }), { prefix: CONTENT_PREFIX })
+  const paths = contentPaths(config)
+  await app.register(async (scope: App) => contentRoutes(scope, { storage, paths }), { prefix: CONTENT_PREFIX })
+  await app.register(async (scope: App) => playerRoutes(scope, { paths }))
   return app
 }

@@ -58,6 +58,9 @@ const UNGATED = [
   'PATCH /api/v1/shared/organization',
   ...WEBHOOKS,
   'GET /api/v1/shared/audit-events',
+  // The SCORM player's API: the session's own credential, no user token, so no product gate (DECISIONS §13.4).
+  'GET /api/v1/learn/scorm/sessions/:session_id/runtime',
+  'POST /api/v1/learn/scorm/sessions/:session_id/commit',
 ]
 
 const CREW = [
@@ -218,6 +221,8 @@ const DOCUMENTED = [
   'POST /api/v1/learn/registrations/{registration_id}/waive',
   'POST /api/v1/learn/sessions/{session_id}/abandon',
   'POST /api/v1/learn/cmi5/fetch/{token}',
+  'GET /api/v1/learn/scorm/sessions/{session_id}/runtime',
+  'POST /api/v1/learn/scorm/sessions/{session_id}/commit',
 ]
 
 /**

@@ -17,6 +17,7 @@ import { metricsRoutes } from './metrics/metrics.routes.js'
 import { nextOfKinRoutes, userNextOfKinRoutes } from './next-of-kin/next-of-kin.routes.js'
 import { organizationRoutes } from './organizations/organizations.routes.js'
 import { cmi5FetchRoutes, launchRoutes } from './launch/launch.routes.js'
+import { scormRoutes } from './launch/scorm.routes.js'
 import { sessionCredentials } from './launch/session-credentials.js'
 import { courseImportsRoutes, courseStructureRoutes } from './packages/packages.routes.js'
 import { assignmentReadinessRoutes, fleetReadinessRoutes, shipReadinessRoutes } from './readiness/readiness.routes.js'
@@ -79,6 +80,8 @@ const registrations: Registration[] = [
   // Launch and sessions (DECISIONS §13.4); cmi5's fetch URL is called by the AU, with no user token.
   { plugin: launchRoutes, prefix: '/api/v1/learn', product: 'learn' },
   { plugin: cmi5FetchRoutes, prefix: '/api/v1/learn/cmi5' },
+  // The SCORM player's runtime and commits authenticate with the session's credential (no product gate without a user token).
+  { plugin: scormRoutes, prefix: '/api/v1/learn/scorm' },
   { plugin: curriculumsRoutes, prefix: '/api/v1/learn/curriculums', product: 'learn' },
   { plugin: assignmentsRoutes, prefix: '/api/v1/assignments/', product: 'learn', aliases: ['/api/v1/learn/assignments/'] },
   { plugin: assignmentUpdateRoutes, prefix: '/api/v1/assignments/', product: 'learn' },

@@ -69,7 +69,7 @@ const lmsAuthority = (config: Config): XapiAgent => ({
   account: { homePage: config.publicUrl, name: 'lms' },
 })
 
-const writeLms = (trx: Db, config: Config, orgId: string, statements: unknown[]) =>
+export const writeLms = (trx: Db, config: Config, orgId: string, statements: unknown[]) =>
   statements.length === 0 ? Promise.resolve([]) : storeStatements(trx, orgId, statements, { authority: lmsAuthority(config), credentialId: null })
 
 /** Locks the registration (crew: only their own) and loads the package version it runs on. */

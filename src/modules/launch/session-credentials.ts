@@ -10,10 +10,10 @@ import { satisfaction } from './move-on.js'
 import { auStates, findSession, lockSession, recordAuStates, spendFetch, updateSession } from './sessions.queries.js'
 
 /** A session credential's key: `session.<session id>` (never a credential key of the credentials API, which are hex). */
-const KEY_PREFIX = 'session.'
+export const KEY_PREFIX = 'session.'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-const sameHash = (secret: string, hash: string | null) =>
+export const sameHash = (secret: string, hash: string | null) =>
   hash !== null && timingSafeEqual(Buffer.from(hashSecret(secret), 'hex'), Buffer.from(hash, 'hex'))
 
 /** cmi5's fetch error body (§8.2.3): `1` used or expired, `2` security, `3` application; HTTP 200 all the same. */

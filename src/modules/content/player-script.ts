@@ -1,0 +1,52 @@
+import { CONTENT_PREFIX } from './content.paths.js'
+
+/**
+ * The SCORM player's script, served as a file from the content origin (no inline script on the page).
+ * It reads the session from the launch URL's fragment (which the browser never sends to a server),
+ * loads the session's starting cmi from the API, creates scorm-again's `Scorm12API` or `Scorm2004API`
+ * committing to the session's commit URL with the session's credential, attaches it where a SCO looks
+ * for it (`window.API`, `window.API_1484_11`) and frames the SCO, which is on the same origin.
+ * The final commit goes by `navigator.sendBeacon` as text/plain, which carries no headers: scorm-again
+ * marks it `terminate: true` and the request handler adds the credential to its body.
+ */
+export const PLAYER_SCRIPT = `'use strict';
+(async function play() {
+  var status = document.getElementById('player-status');
+  var say = function (text) { status.textContent = text; };
+  var fragment = new URLSearchParams(location.hash.slice(1));
+  var session = fragment.get('session');
+  var secret = fragment.get('secret');
+  var endpoint = fragment.get('endpoint');
+  var sco = new URLSearchParams(location.search).get('sco');
+  var token = location.pathname.split('/')[2];
+  if (!session || !secret || !endpoint || !sco || !token) return say('This is not a launch link: launch the course again.');
+  var auth = 'Basic ' + btoa('session.' + session + ':' + secret);
+  var base = endpoint + '/api/v1/learn/scorm/sessions/' + encodeURIComponent(session);
+  var response;
+  try {
+    response = await fetch(base + '/runtime', { headers: { authorization: auth } });
+  } catch (error) {
+    return say('The course could not reach the service: ' + error.message);
+  }
+  var runtime = await response.json();
+  if (!response.ok) return say(runtime.detail || 'The course could not start.');
+  var scorm12 = runtime.standard === 'scorm12';
+  var Api = scorm12 ? window.Scorm12API : window.Scorm2004API;
+  var api = new Api({
+    lmsCommitUrl: base + '/commit',
+    xhrHeaders: { Authorization: auth },
+    autocommit: true,
+    autocommitSeconds: 30,
+    terminateCommitPayloadField: 'terminate',
+    requestHandler: function (commit) {
+      return commit && commit.terminate ? Object.assign({}, commit, { auth: auth }) : commit;
+    },
+  });
+  api.loadFromJSON({ cmi: runtime.cmi });
+  window[scorm12 ? 'API' : 'API_1484_11'] = api;
+  var frame = document.createElement('iframe');
+  frame.title = 'Course';
+  frame.src = '${CONTENT_PREFIX}/' + token + '/' + sco;
+  document.body.replaceChildren(frame);
+})();
+`

@@ -1,0 +1,87 @@
+import { type Static, Type } from 'typebox'
+import { ErrorBody, Uuid } from '../../lib/schemas.js'
+import type { ModulePlugin } from '../types.js'
+import { commitScorm, scormRuntime } from './scorm.service.js'
+
+const tags = ['launch']
+
+const ScormSessionParams = Type.Object({ session_id: Uuid })
+
+const ScormRuntime = Type.Object(
+  {
+    standard: Type.Union([Type.Literal('scorm12'), Type.Literal('scorm2004')]),
+    launchMode: Type.Union([Type.Literal('Normal'), Type.Literal('Browse'), Type.Literal('Review')]),
+    cmi: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`.",
+    }),
+  },
+  { title: 'ScormRuntime' },
+)
+
+const CommitAnswer = Type.Object(
+  {
+    result: Type.Union([Type.Literal('true'), Type.Literal('false')]),
+    errorCode: Type.Optional(Type.Integer()),
+    errorText: Type.Optional(Type.String()),
+  },
+  { title: 'ScormCommitAnswer' },
+)
+type CommitAnswer = Static<typeof CommitAnswer>
+
+/**
+ * The SCORM player's API (DECISIONS §13.4), called from the content origin with the session's own
+ * credential (never a user token): open CORS, as the LRS and cmi5's fetch URL.
+ */
+export const scormRoutes: ModulePlugin = (app, deps) => {
+  // scorm-again commits JSON, and its unload beacon sends the same JSON as text/plain: both read as text.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1_048_576 }, (_request, body, done) => done(null, body))
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('access-control-allow-origin', request.headers.origin ?? '*').header('vary', 'Origin')
+  })
+  app.options('/sessions/:session_id/*', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .status(204)
+      .header('access-control-allow-methods', 'GET, POST')
+      .header('access-control-allow-headers', 'authorization, content-type')
+      .header('access-control-max-age', '600')
+      .send(),
+  )
+
+  app.get(
+    '/sessions/:session_id/runtime',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'getScormRuntime',
+        summary: "A SCORM session's starting runtime data",
+        description:
+          "The player calls it with the session's credential (Basic `session.<session id>:<secret>`, from the launch URL's fragment). A wrong credential: 401; an ended session: 403.",
+        tags,
+        security: [],
+        params: ScormSessionParams,
+        response: { 200: ScormRuntime, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (request) => scormRuntime(deps, request.params.session_id, request.headers.authorization),
+  )
+
+  app.post(
+    '/sessions/:session_id/commit',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'commitScorm',
+        summary: "Commit a SCORM session's runtime data",
+        description:
+          'scorm-again\'s commit: `{cmi, terminate?}` as JSON, or as text/plain from the unload beacon (which carries the credential as `auth` in the body, since a beacon sends no headers). The session\'s credential only. Answers `{"result":"true"}` or `{"result":"false","errorCode":101,"errorText":…}`, HTTP 200 either way. The final commit (`terminate: true`) ends the session as one attempt; replaying it changes nothing.',
+        tags,
+        security: [],
+        params: ScormSessionParams,
+        response: { 200: CommitAnswer },
+      },
+    },
+    async (request): Promise<CommitAnswer> => commitScorm(deps, request.params.session_id, request.headers.authorization, request.body),
+  )
+}
