@@ -51,7 +51,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Registering every route compiles its schemas: on a loaded machine (CI beside other work) that has taken
     // longer than Fastify's default 10 s, which failed a healthy start.
     pluginTimeout: 60_000,
-    routerOptions: { ignoreTrailingSlash: true },
+    // cmi5 AUs join the LRS endpoint (which ends in `/`, as xAPI writes it) and a resource with another `/`
+    // (ADL's cmi5.js asks for `…/xapi//activities/state`): a doubled slash names the same route.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     // X-Forwarded-For is believed only from the configured proxies; anyone else could pick their address with it.
     trustProxy: config.trustProxy.length ? [...config.trustProxy] : false,
     frameworkErrors,

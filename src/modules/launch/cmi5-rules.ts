@@ -60,14 +60,13 @@ export function applyAuStatements(
     const at = statements.length === 1 ? 'statement' : `statements[${index}]`
     const verb = String(statement.verb?.id ?? '')
     if (session.terminated) throw refuse(at, 'the session has terminated')
-    if (!session.initialized && verb !== VERB.initialized) throw refuse(at, 'a session starts with initialized')
-    const defined = AU_VERBS.has(verb)
+    const startsSession = verb === VERB.initialized && categories(statement).includes(CMI5_CATEGORY)
+    if (!session.initialized && !startsSession) throw refuse(at, 'a session starts with initialized')
+    // cmi5-defined: one of its verbs with its category (§9.6.2.1); the same verb without it (a video profile's
+    // `initialized`, say) is an allowed statement, free but for the session's order.
     const isCmi5 = categories(statement).includes(CMI5_CATEGORY)
-    if (!defined) {
-      if (isCmi5) throw refuse(at, 'only cmi5-defined statements carry the cmi5 category')
-      return
-    }
-    if (!isCmi5) throw refuse(at, 'a cmi5-defined statement carries the cmi5 category')
+    if (!isCmi5) return
+    if (!AU_VERBS.has(verb)) throw refuse(at, 'only cmi5-defined statements carry the cmi5 category')
     if (statement.object?.id !== rules.activityId) throw refuse(at, "the object is the AU's activityId from the launch URL")
     if (statement.context?.extensions?.[EXTENSION.sessionId] !== rules.sessionId) throw refuse(at, "the context carries this session's sessionid")
     const score = statement.result?.score
