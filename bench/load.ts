@@ -9,6 +9,8 @@ export interface LoadRequest {
   path: string
   /** JSON text; every `{{uuid}}` becomes a fresh UUID on each request. */
   body?: string
+  /** Headers of this request over the spec's (a launch session's own credential, say). */
+  headers?: Record<string, string>
 }
 
 export interface LoadSpec {
@@ -44,7 +46,7 @@ function run(spec: LoadSpec): Promise<LoadResult> {
     request.body = item.body?.replace(FRESH, () => randomUUID())
     // Fresh headers each time: autocannon keeps the previous request's, Content-Length included, which
     // would make a GET after a POST announce a body it does not send.
-    request.headers = { ...spec.headers, ...(item.body ? { 'content-type': 'application/json' } : {}) }
+    request.headers = { ...spec.headers, ...item.headers, ...(item.body ? { 'content-type': 'application/json' } : {}) }
     return request
   }
   return new Promise((resolve, reject) => {

@@ -1070,7 +1070,7 @@ export interface paths {
          * cmi5's fetch URL
          * @description The launch URL names it. The first POST answers the session credential as `auth-token`; later calls answer cmi5's error body (`error-code` 1: used or ended, 2: not this LMS's). Both with HTTP 200.
          */
-        post: operations["cmi5Fetch"];
+        post: operations["fetchAuthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1108,7 +1108,7 @@ export interface paths {
         put?: never;
         /**
          * Commit a SCORM session's runtime data
-         * @description scorm-again's commit: `{cmi, terminate?}` as JSON, or as text/plain from the unload beacon (which carries the credential as `auth` in the body, since a beacon sends no headers). The session's credential only. Answers `{"result":"true"}` or `{"result":"false","errorCode":101,"errorText":…}`, HTTP 200 either way. The final commit (`terminate: true`) ends the session as one attempt; replaying it changes nothing.
+         * @description scorm-again's commit: `{cmi, terminate?}` as JSON, or as text/plain from the unload beacon (which carries the credential as `auth` in the body, since a beacon sends no headers). The session's credential only. Answers `{"result":"true"}` or `{"result":"false","errorCode":…,"errorText":…}` (SCORM's general exception), HTTP 200 either way. The final commit (`terminate: true`) ends the session as one attempt; replaying it changes nothing.
          */
         post: operations["commitScorm"];
         delete?: never;
@@ -12668,6 +12668,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "auIndex": 0,
+                 *       "launchMode": "Normal",
+                 *       "returnUrl": "https://seaworthy.example.com/console/training"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Which AU or SCO, by its index in the course structure.
@@ -12694,6 +12701,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b",
+                     *       "url": "https://content.seaworthy.example.com/content/eyJ…/index.html?endpoint=…&fetch=…&actor=…&registration=…&activityId=…",
+                     *       "standard": "cmi5",
+                     *       "launchMethod": "OwnWindow",
+                     *       "expiresAt": "2026-11-27T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Launch"];
                 };
             };
@@ -12971,6 +12987,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "auIndex": 0,
+                 *       "reason": "Tested Out"
+                 *     }
+                 */
                 "application/json": {
                     auIndex: number;
                     /** @description cmi5's waive reasons (§9.5.5.2). */
@@ -13282,7 +13304,7 @@ export interface operations {
             };
         };
     };
-    cmi5Fetch: {
+    fetchAuthToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -13299,6 +13321,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "auth-token": "c2Vzc2lvbi4uLjpzZWNyZXQ="
+                     *     }
+                     */
                     "application/json": {
                         "auth-token": string;
                     } | {
@@ -13391,6 +13418,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "standard": "scorm12",
+                     *       "launchMode": "Normal",
+                     *       "cmi": {
+                     *         "core": {
+                     *           "student_id": "0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f",
+                     *           "student_name": "Crew, Ana",
+                     *           "entry": "resume",
+                     *           "lesson_location": "page-2"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScormRuntime"];
                 };
             };
@@ -13492,6 +13533,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "result": "true"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScormCommitAnswer"];
                 };
             };

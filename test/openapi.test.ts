@@ -65,9 +65,13 @@ describe('operations', () => {
     expect(open.sort()).toEqual([
       'acceptInvitation',
       'acceptPasswordReset',
+      'commitScorm',
       'createToken',
       'downloadUploadObject',
+      // cmi5's fetch URL and the SCORM player's calls carry a launch session's own credential, not a token.
+      'fetchAuthToken',
       'finishSsoLogin',
+      'getScormRuntime',
       'logout',
       'postUploadTarget',
       'startSsoLogin',

@@ -121,7 +121,7 @@ export const cmi5FetchRoutes: ModulePlugin = (app, { db }) => {
     {
       config: { public: true },
       schema: {
-        operationId: 'cmi5Fetch',
+        operationId: 'fetchAuthToken',
         summary: "cmi5's fetch URL",
         description:
           'The launch URL names it. The first POST answers the session credential as `auth-token`; later calls answer cmi5\'s error body (`error-code` 1: used or ended, 2: not this LMS\'s). Both with HTTP 200.',

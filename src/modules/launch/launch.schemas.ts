@@ -14,7 +14,7 @@ export const LaunchCreate = Type.Object(
       Type.String({ format: 'uri', maxLength: 2000, description: 'Where the course sends the learner when it ends (cmi5 returnURL).' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ auIndex: 0, launchMode: 'Normal', returnUrl: 'https://seaworthy.example.com/console/training' }] },
 )
 export type LaunchCreate = Static<typeof LaunchCreate>
 
@@ -26,7 +26,18 @@ export const Launch = Type.Object(
     launchMethod: Type.Union([Type.Literal('AnyWindow'), Type.Literal('OwnWindow')]),
     expiresAt: DateTime,
   },
-  { title: 'Launch' },
+  {
+    title: 'Launch',
+    examples: [
+      {
+        sessionId: '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b',
+        url: 'https://content.seaworthy.example.com/content/eyJ…/index.html?endpoint=…&fetch=…&actor=…&registration=…&activityId=…',
+        standard: 'cmi5',
+        launchMethod: 'OwnWindow',
+        expiresAt: '2026-11-27T13:00:00.000Z',
+      },
+    ],
+  },
 )
 export type Launch = Static<typeof Launch>
 
@@ -68,7 +79,7 @@ export const Waive = Type.Object(
       { description: "cmi5's waive reasons (§9.5.5.2)." },
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ auIndex: 0, reason: 'Tested Out' }] },
 )
 export type Waive = Static<typeof Waive>
 
@@ -77,7 +88,7 @@ export const SessionIdParams = IdParams('session_id')
 export const FetchParams = Type.Object({ token: Type.String({ maxLength: 200 }) })
 
 /** The fetch URL's answers (cmi5 §8.2): the token once, then cmi5's error body, both with HTTP 200. */
-export const FetchAnswer = Type.Union([
-  Type.Object({ 'auth-token': Type.String() }),
-  Type.Object({ 'error-code': Type.String(), 'error-text': Type.String() }),
-])
+export const FetchAnswer = Type.Union(
+  [Type.Object({ 'auth-token': Type.String() }), Type.Object({ 'error-code': Type.String(), 'error-text': Type.String() })],
+  { examples: [{ 'auth-token': 'c2Vzc2lvbi4uLjpzZWNyZXQ=' }] },
+)

@@ -16,7 +16,16 @@ const ScormRuntime = Type.Object(
         "The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`.",
     }),
   },
-  { title: 'ScormRuntime' },
+  {
+    title: 'ScormRuntime',
+    examples: [
+      {
+        standard: 'scorm12',
+        launchMode: 'Normal',
+        cmi: { core: { student_id: '0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f', student_name: 'Crew, Ana', entry: 'resume', lesson_location: 'page-2' } },
+      },
+    ],
+  },
 )
 
 const CommitAnswer = Type.Object(
@@ -25,7 +34,7 @@ const CommitAnswer = Type.Object(
     errorCode: Type.Optional(Type.Integer()),
     errorText: Type.Optional(Type.String()),
   },
-  { title: 'ScormCommitAnswer' },
+  { title: 'ScormCommitAnswer', examples: [{ result: 'true' }] },
 )
 type CommitAnswer = Static<typeof CommitAnswer>
 
@@ -75,7 +84,7 @@ export const scormRoutes: ModulePlugin = (app, deps) => {
         operationId: 'commitScorm',
         summary: "Commit a SCORM session's runtime data",
         description:
-          'scorm-again\'s commit: `{cmi, terminate?}` as JSON, or as text/plain from the unload beacon (which carries the credential as `auth` in the body, since a beacon sends no headers). The session\'s credential only. Answers `{"result":"true"}` or `{"result":"false","errorCode":101,"errorText":…}`, HTTP 200 either way. The final commit (`terminate: true`) ends the session as one attempt; replaying it changes nothing.',
+          'scorm-again\'s commit: `{cmi, terminate?}` as JSON, or as text/plain from the unload beacon (which carries the credential as `auth` in the body, since a beacon sends no headers). The session\'s credential only. Answers `{"result":"true"}` or `{"result":"false","errorCode":…,"errorText":…}` (SCORM\'s general exception), HTTP 200 either way. The final commit (`terminate: true`) ends the session as one attempt; replaying it changes nothing.',
         tags,
         security: [],
         params: ScormSessionParams,
