@@ -75,6 +75,17 @@ describe('cmi5 statement rules on a session credential', () => {
     expect((await registration(registrationId)).status).toBe('passed')
   })
 
+  it('lets one of two concurrent passes through: the session and registration are locked for each batch', async () => {
+    const { au, registrationId } = await session()
+    await au.lrs.post('/statements', au.statement('initialized'))
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => au.lrs.post('/statements', au.statement('passed', { score: 0.9, masteryScore: 0.7 }))),
+    )
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 403, 403, 403])
+    const read = await au.lrs.get(`/statements?registration=${registrationId}&verb=${encodeURIComponent('http://adlnet.gov/expapi/verbs/passed')}`)
+    expect(read.body.statements).toHaveLength(1)
+  })
+
   it('stores nothing of a batch with one broken statement', async () => {
     const { au, registrationId } = await session()
     const batch = [au.statement('initialized'), au.statement('passed', { score: 0.1, masteryScore: 0.7 })]
