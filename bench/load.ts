@@ -5,10 +5,12 @@ import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 
 export interface LoadRequest {
-  method: 'GET' | 'POST' | 'PATCH'
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT'
   path: string
   /** JSON text; every `{{uuid}}` becomes a fresh UUID on each request. */
   body?: string
+  /** On top of the run's headers (the LRS's HTTP Basic credential and version header). */
+  headers?: Record<string, string>
 }
 
 export interface LoadSpec {
@@ -44,7 +46,7 @@ function run(spec: LoadSpec): Promise<LoadResult> {
     request.body = item.body?.replace(FRESH, () => randomUUID())
     // Fresh headers each time: autocannon keeps the previous request's, Content-Length included, which
     // would make a GET after a POST announce a body it does not send.
-    request.headers = { ...spec.headers, ...(item.body ? { 'content-type': 'application/json' } : {}) }
+    request.headers = { ...spec.headers, ...item.headers, ...(item.body ? { 'content-type': 'application/json' } : {}) }
     return request
   }
   return new Promise((resolve, reject) => {

@@ -23,6 +23,7 @@ import * as shipParticulars from './2026_11_27_2901_ship_particulars.js'
 import * as seaService from './2026_11_27_2902_sea_service.js'
 import * as courseCertificates from './2026_11_27_2903_course_certificates.js'
 import * as coursePackages from './2026_11_27_2701_course_packages.js'
+import * as xapiHotRowKeys from './2026_11_27_2601_xapi_hot_row_keys.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_2902_sea_service': seaService,
   '2026_11_27_2903_course_certificates': courseCertificates,
   '2026_11_27_2701_course_packages': coursePackages,
+  '2026_11_27_2601_xapi_hot_row_keys': xapiHotRowKeys,
 }

@@ -32,7 +32,7 @@ async function store(deps: ModuleDeps, principal: XapiPrincipal, statements: unk
   if (!principal.authority) throw new XapiError(403, 'This caller cannot write statements')
   assertSessionStatements(principal, statements)
   const by = { authority: principal.authority, credentialId: principal.credentialId }
-  return deps.db.transaction().execute((trx) => storeStatements(trx, principal.orgId, statements, by, attachments))
+  return storeStatements(deps.db, principal.orgId, statements, by, attachments)
 }
 
 function present(statement: Json, { format }: Presentation, call: XapiCall): Json {
