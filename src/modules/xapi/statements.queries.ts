@@ -33,14 +33,14 @@ export async function findStatementsByIds(db: Executor, orgId: string, ids: read
 
 /**
  * A batch is one SQL statement: the rows travel as one jsonb array read back by jsonb_to_recordset, and
- * the activities they name merge into the canonical definitions in the same statement (no transaction
+ * the activity definitions they carry merge into the canonical ones in the same statement (no transaction
  * of its own needed, one round trip).
  */
 export async function insertStatements(
   trx: Executor,
   orgId: string,
   rows: readonly StatementRow[],
-  activities: readonly { id: string; definition: unknown }[],
+  activities: readonly { id: string; definition: Record<string, unknown> }[],
 ): Promise<void> {
   if (rows.length === 0) return
   await sql`
@@ -69,20 +69,15 @@ const merged = sql`case
 
 /**
  * Activity definitions merge into the canonical one: newer fields win, language maps keep every language.
- * A known activity is touched only when the statement defines it and the merge changes something (an
- * update that changes nothing still writes a row version, and a conflict that updates nothing still locks
- * the row); one named without a definition is only added when new. In id order, so concurrent batches lock alike.
+ * A known activity is updated only when the merge changes something: an update that changes nothing
+ * would still write a row version. In id order, so concurrent batches lock alike.
  */
 const mergedActivities = (orgId: string) => sql`
   defined as (
     insert into xapi_activities (organization_id, id, definition)
-    select ${orgId}::uuid, a.id, a.definition from activities a where a.definition is not null order by a.id
+    select ${orgId}::uuid, a.id, a.definition from activities a order by a.id
     on conflict (organization_id, id) do update set definition = ${merged}
     where xapi_activities.definition is distinct from ${merged}
-  ), named as (
-    insert into xapi_activities (organization_id, id)
-    select ${orgId}::uuid, a.id from activities a where a.definition is null order by a.id
-    on conflict (organization_id, id) do nothing
   )`
 
 /** Voiding (the one change the append-only trigger lets through): one UPDATE for the batch's targets. */

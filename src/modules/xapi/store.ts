@@ -62,12 +62,16 @@ function mergeDefinitions(earlier: Json | null, later: Json | null): Json | null
   return merged
 }
 
-/** Every activity the statements define (object, SubStatement object, context activities), one definition each. */
+/**
+ * Every activity the statements define (object, SubStatement object, context activities), one merged
+ * definition each. An activity named without a definition is not kept: `GET activities` answers such an
+ * id as it answers an unknown one.
+ */
 function activitiesOf(rows: readonly StatementRow[]) {
-  const byId = new Map<string, Json | null>()
+  const byId = new Map<string, Json>()
   const visit = (activity: Json | undefined) => {
-    if (!activity || (activity.objectType !== undefined && activity.objectType !== 'Activity')) return
-    byId.set(activity.id, mergeDefinitions(byId.get(activity.id) ?? null, activity.definition ?? null))
+    if (!activity?.definition || (activity.objectType !== undefined && activity.objectType !== 'Activity')) return
+    byId.set(activity.id, mergeDefinitions(byId.get(activity.id) ?? null, activity.definition) as Json)
   }
   for (const { statement } of rows) {
     const s = statement as Json
