@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { createTokens } from '../src/lib/auth.js'
 import pg from 'pg'
 import { measureCpu } from './cpu.js'
@@ -41,6 +42,26 @@ async function probe(server: Server, headers: Record<string, string>, request: L
   return response.ok ? undefined : `probe ${response.status}: ${text.slice(0, 160)}`
 }
 
+const SETTLE_MS = 120_000
+
+/**
+ * Waits until no query of the bench database is running: a scenario that timed out leaves its statements
+ * running in PostgreSQL (sea-service-fleet's outlive its 10 s), and they would count in the next one's figures.
+ */
+async function settle(postgres: pg.Client): Promise<void> {
+  const deadline = Date.now() + SETTLE_MS
+  for (;;) {
+    const { rows } = await postgres.query(`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and state = 'active' and backend_type = 'client backend'`)
+    if (rows[0].n === 0) return
+    if (Date.now() > deadline) {
+      console.log(`  (${rows[0].n} queries of earlier scenarios still running after ${SETTLE_MS / 1000} s)`)
+      return
+    }
+    await sleep(500)
+  }
+}
+
 async function runScenario(server: Server, postgres: pg.Client, headers: Record<string, string>, api: Api, scenario: Scenario): Promise<Row> {
   const row: Row = { name: scenario.name, title: scenario.title, rssMb: 0 }
   let requests: LoadRequest[]
@@ -53,6 +74,7 @@ async function runScenario(server: Server, postgres: pg.Client, headers: Record<
   }
   const connections = scenario.connections ?? settings.connections
   const spec: LoadSpec = { url: server.url, connections, duration: settings.duration, headers, requests }
+  await settle(postgres)
   server.takePeakRss()
   const cpu = await measureCpu(server.pid, postgres)
   row.result = await runLoad(spec, scenario.name, workDir)
