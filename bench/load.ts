@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 
 export interface LoadRequest {
-  method: 'GET' | 'POST' | 'PATCH'
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT'
   path: string
   /** JSON text; every `{{uuid}}` becomes a fresh UUID on each request. */
   body?: string
-  /** Headers of this request over the spec's (a launch session's own credential, say). */
+  /** On top of the run's headers (an LRS credential, a launch session's own credential). */
   headers?: Record<string, string>
 }
 

@@ -52,6 +52,33 @@ function ratio(goal: string, rows: Row[], names: [string, string], measure: (a: 
   return { goal, met, detail }
 }
 
+/** An absolute target on one scenario (it too only counts when the scenario answered 2xx throughout). */
+function single(goal: string, rows: Row[], name: string, measure: (r: LoadResult) => [boolean, string]): Target {
+  const row = rows.find((r) => r.name === name)
+  if (!row) return { goal, met: false, detail: `not run (${name})` }
+  if (!clean(row)) return { goal, met: false, detail: `scenario failing: ${name}${row.note ? ` (${row.note})` : ''}` }
+  const [met, detail] = measure(row.result as LoadResult)
+  return { goal, met, detail }
+}
+
+// Issue 26's Learning Record Store targets.
+function xapiTargets(rows: Row[]): Target[] {
+  return [
+    ratio('xAPI POST one statement ≥ 40 % of courses first page req/s', rows, ['xapi-post-one', 'courses-first'], (one, first) => {
+      const share = (100 * one.rps) / first.rps
+      return [share >= 40, `${fmt(share, 1)} % (${fmt(one.rps)} of ${fmt(first.rps)} req/s)`]
+    }),
+    single('xAPI batch of 1,000 stored in ≤ 150 ms p50', rows, 'xapi-post-1000', (batch) => [
+      batch.p50 <= 150,
+      `p50 ${batch.p50} ms, p99 ${batch.p99} ms`,
+    ]),
+    ratio('xAPI GET by registration p99 ≤ 2 × courses first page p99', rows, ['xapi-get-registration', 'courses-first'], (reg, first) => [
+      reg.p99 <= 2 * first.p99,
+      `${reg.p99} ms vs ${first.p99} ms (${fmt(reg.p99 / first.p99, 2)} ×)`,
+    ]),
+  ]
+}
+
 export function evaluateTargets(rows: Row[], rssHighWaterMb: number): Target[] {
   const failing = rows.filter((row) => !clean(row)).map((row) => row.name)
   return [
@@ -94,6 +121,7 @@ export function evaluateTargets(rows: Row[], rssHighWaterMb: number): Target[] {
       big.p50 <= 10 * small.p50,
       `${big.p50} ms vs ${small.p50} ms (${fmt(big.p50 / Math.max(small.p50, 1), 1)} ×)`,
     ]),
+    ...xapiTargets(rows),
     {
       goal: 'zero errors and zero non-2xx in every scenario',
       met: failing.length === 0,

@@ -1,14 +1,18 @@
 import type { Fixtures } from './fixtures.js'
 import type { LoadRequest } from './load.js'
+import { xapiScenarios } from './scenarios-xapi.js'
 
 export interface Scenario {
   name: string
   title: string
+  /** Concurrent connections when not the run's (BENCH_CONNECTIONS). */
+  connections?: number
   /** The requests the load cycles through; may read the API first (the deep page's cursor). */
   prepare(api: Api): Promise<LoadRequest[]>
 }
 
-export type Api = (path: string) => Promise<{ status: number; body: any }>
+/** A GET with the admin's token, or with other headers on top. */
+export type Api = (path: string, headers?: Record<string, string>) => Promise<{ status: number; body: any }>
 
 // One topic word of the seeded course titles: it matches about 1 course in 24.
 export const SEARCH_TERM = 'ballast'
@@ -141,5 +145,6 @@ export function scenarios(fx: Fixtures): Scenario[] {
           json('POST', '/api/v1/learn/assignments/bulk/remove-courses', { assignmentIds, courseIds: fx.spareCourseIds }),
         ),
     },
+    ...xapiScenarios(fx),
   ]
 }

@@ -3,6 +3,7 @@ import pg from 'pg'
 import { type Database, fromPostgres, migrateToLatest } from '../src/db/database.js'
 import { hashPassword } from '../src/lib/auth.js'
 import * as statements from './seed-sql.js'
+import { fillXapi, XAPI_SEED_VERSION } from './seed-xapi.js'
 
 // Bump whenever the generated data changes: a database seeded by another version is rebuilt.
 export const SEED_VERSION = 4
@@ -30,6 +31,8 @@ export interface OrgPlan {
 export interface SeedInfo {
   reused: boolean
   seconds: number
+  /** The LRS's statements (issue 26), seeded on their own: another count re-seeds only them. */
+  xapi: { statements: number; reused: boolean; seconds: number }
   orgId: string
   adminId: string
   postgres: string
@@ -77,6 +80,9 @@ interface Meta {
   largest_org_id: string
   admin_user_id: string
   seed_seconds: number | null
+  xapi_seed_version?: number | null
+  xapi_statements?: string | null
+  xapi_seed_seconds?: number | null
 }
 
 async function readMeta(db: Kysely<any>): Promise<Meta | undefined> {
@@ -106,22 +112,29 @@ async function timed(label: string, run: () => Promise<unknown>): Promise<void> 
   console.log(`  ${label.padEnd(22)} ${((performance.now() - started) / 1000).toFixed(1)} s`)
 }
 
-async function fill(db: Kysely<any>, scale: number): Promise<void> {
-  const passwordHash = await hashPassword(BENCH_PASSWORD)
-  const orgs = plan(scale)
-  await db.transaction().execute(async (trx) => {
+/** One seeding transaction: its settings, the helper functions and `seed_plan` (seed-sql.ts). */
+function inSeedTransaction(db: Kysely<any>, scale: number, fillIn: (trx: Kysely<any>) => Promise<void>): Promise<void> {
+  return db.transaction().execute(async (trx) => {
     const run = (text: string) => sql.raw(text).execute(trx)
     await run('set local synchronous_commit = off')
     await run(`set local work_mem = '256MB'`)
-    // Skips foreign-key triggers (superuser only): the ids are consistent by construction.
+    // Skips foreign-key and append-only triggers (superuser only): the ids are consistent by construction.
     const su = await sql<{ su: boolean }>`select rolsuper as su from pg_roles where rolname = current_user`.execute(trx)
     if (su.rows[0]?.su) await run('set local session_replication_role = replica')
     for (const statement of statements.SETUP) await run(statement)
-    await sql`select set_config('bench.password_hash', ${passwordHash}, true)`.execute(trx)
     await sql`insert into seed_plan
       select x.org_no, pg_temp.uid('o', x.org_no, 0), x.users, x.ships, x.courses, x.reg_courses, x.assignments, x.regs_per, x.docs
-      from json_to_recordset(${JSON.stringify(orgs)}::json) as x(org_no int, users int, ships int, courses int, reg_courses int,
+      from json_to_recordset(${JSON.stringify(plan(scale))}::json) as x(org_no int, users int, ships int, courses int, reg_courses int,
         assignments int, regs_per int, docs int)`.execute(trx)
+    await fillIn(trx)
+  })
+}
+
+async function fill(db: Kysely<any>, scale: number): Promise<void> {
+  const passwordHash = await hashPassword(BENCH_PASSWORD)
+  await inSeedTransaction(db, scale, async (trx) => {
+    const run = (text: string) => sql.raw(text).execute(trx)
+    await sql`select set_config('bench.password_hash', ${passwordHash}, true)`.execute(trx)
     await timed('organizations', () => run(statements.ORGANIZATIONS))
     await timed('users', () => run(statements.USERS))
     await timed('ships', () => run(statements.SHIPS))
@@ -144,8 +157,32 @@ async function fill(db: Kysely<any>, scale: number): Promise<void> {
   await timed('vacuum analyze', () => sql`vacuum analyze`.execute(db))
 }
 
-/** Migrates, then seeds unless the database already holds this seed version at this scale. */
-export async function seed(url: string, scale: number): Promise<SeedInfo> {
+/**
+ * The LRS's statements, unless the database holds this many of this version. Replacing them empties the
+ * LRS tables first, which their append-only trigger allows only with triggers off (as superuser).
+ */
+async function seedXapi(db: Kysely<any>, scale: number, count: number, meta: Meta): Promise<SeedInfo['xapi']> {
+  await sql`alter table bench_meta add column if not exists xapi_seed_version integer,
+    add column if not exists xapi_statements bigint, add column if not exists xapi_seed_seconds double precision`.execute(db)
+  if (meta.xapi_seed_version === XAPI_SEED_VERSION && Number(meta.xapi_statements) === count)
+    return { statements: count, reused: true, seconds: meta.xapi_seed_seconds ?? 0 }
+  console.log(`Seeding ${count.toLocaleString('en')} xAPI statements (xAPI seed version ${XAPI_SEED_VERSION})…`)
+  const started = performance.now()
+  await inSeedTransaction(db, scale, async (trx) => {
+    await sql`truncate xapi_statements, xapi_activities, xapi_documents, xapi_attachments, xapi_credentials`.execute(trx)
+    await fillXapi(trx, count, timed)
+  })
+  await timed('vacuum analyze (xAPI)', () => sql`vacuum analyze xapi_statements, xapi_activities, xapi_documents`.execute(db))
+  const seconds = (performance.now() - started) / 1000
+  await sql`update bench_meta set xapi_seed_version = ${XAPI_SEED_VERSION}, xapi_statements = ${count}, xapi_seed_seconds = ${seconds}`.execute(
+    db,
+  )
+  console.log(`Seeding the xAPI statements took ${seconds.toFixed(1)} s`)
+  return { statements: count, reused: false, seconds }
+}
+
+/** Migrates, then seeds unless the database already holds this seed version at this scale (and this many statements). */
+export async function seed(url: string, scale: number, xapiStatements: number): Promise<SeedInfo> {
   await ensureDatabase(url)
   const database: Database = fromPostgres(url, 2)
   const db = database.db as Kysely<any>
@@ -168,8 +205,9 @@ export async function seed(url: string, scale: number): Promise<SeedInfo> {
       console.log(`Re-using the seeded database (seed version ${SEED_VERSION}, SCALE=${scale}, seeded in ${seconds.toFixed(1)} s)`)
     }
     if (!meta) throw new Error('bench_meta is missing after seeding')
+    const xapi = await seedXapi(db, scale, xapiStatements, meta)
     const version = await sql<{ v: string }>`select current_setting('server_version') as v`.execute(db)
-    return { reused, seconds, orgId: meta.largest_org_id, adminId: meta.admin_user_id, postgres: version.rows[0].v }
+    return { reused, seconds, xapi, orgId: meta.largest_org_id, adminId: meta.admin_user_id, postgres: version.rows[0].v }
   } finally {
     await database.close()
   }

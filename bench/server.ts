@@ -78,6 +78,9 @@ export async function startServer(databaseUrl: string, jwtSecret: string, entry:
       // autocannon ignores `Connection: close` and keeps sending on the socket, which Node then answers
       // 503: the per-socket limit (a real client reconnects) would show up as failures of the load tool.
       MAX_REQUESTS_PER_SOCKET: '0',
+      // No background jobs: the sea-service sweep a starting instance queues reads the whole fleet for
+      // minutes, and its PostgreSQL CPU would count in every scenario's. No scenario needs a job.
+      RUN_JOBS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

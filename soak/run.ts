@@ -94,7 +94,8 @@ async function main(): Promise<void> {
   try {
     await pg?.start()
     const url = external ?? `${pg!.url.replace(/\/postgres$/, '')}/seaworthy_soak`
-    const seeded = await seed(url, settings.scale)
+    // The soak's mix has no LRS scenario: no xAPI statements.
+    const seeded = await seed(url, settings.scale, 0)
     const fixtures = await loadFixtures(url, seeded.orgId, seeded.adminId)
     const secret = randomBytes(48).toString('base64url')
     const { token } = await createTokens(secret, 6 * 3600).issue({

@@ -25,6 +25,7 @@ import * as courseCertificates from './2026_11_27_2903_course_certificates.js'
 import * as seaServiceTotals from './2026_11_27_2904_sea_service_totals.js'
 import * as coursePackages from './2026_11_27_2701_course_packages.js'
 import * as learningSessions from './2026_11_27_2702_learning_sessions.js'
+import * as xapiHotRowKeys from './2026_11_27_2601_xapi_hot_row_keys.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_2904_sea_service_totals': seaServiceTotals,
   '2026_11_27_2701_course_packages': coursePackages,
   '2026_11_27_2702_learning_sessions': learningSessions,
+  '2026_11_27_2601_xapi_hot_row_keys': xapiHotRowKeys,
 }

@@ -20,29 +20,65 @@ export interface StatementRow {
   statement: Record<string, unknown>
 }
 
-/** The statements of the organization among `ids`, with whether they are voided: one statement for any number. */
-export function findStatementsByIds(db: Executor, orgId: string, ids: readonly string[]) {
+/** The statements of the organization among `ids`, with whether they are voided: one statement (one array parameter) for any number. */
+export async function findStatementsByIds(db: Executor, orgId: string, ids: readonly string[]) {
+  if (ids.length === 0) return []
   return db
     .selectFrom('xapi_statements')
     .select(['id', 'verb_id', 'voided', 'statement'])
     .where('organization_id', '=', orgId)
-    .where('id', 'in', ids.length ? ids : [null as unknown as string])
+    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
     .execute()
 }
 
-/** A batch is one INSERT: the rows travel as one jsonb array, read back by jsonb_to_recordset. */
-export async function insertStatements(trx: Executor, orgId: string, rows: readonly StatementRow[]): Promise<void> {
+/**
+ * A batch is one SQL statement: the rows travel as one jsonb array read back by jsonb_to_recordset, and
+ * the activity definitions they carry merge into the canonical ones in the same statement (no transaction
+ * of its own needed, one round trip).
+ */
+export async function insertStatements(
+  trx: Executor,
+  orgId: string,
+  rows: readonly StatementRow[],
+  activities: readonly { id: string; definition: Record<string, unknown> }[],
+): Promise<void> {
+  if (rows.length === 0) return
   await sql`
-    insert into xapi_statements (organization_id, id, stored, credential_id, actor_key, object_agent_key, verb_id,
-      activity_id, statement_ref, registration, related_agents, related_activities, statement)
-    select ${orgId}::uuid, r.id, r.stored, r.credential_id, r.actor_key, r.object_agent_key, r.verb_id,
-      r.activity_id, r.statement_ref, r.registration,
-      array(select jsonb_array_elements_text(r.related_agents)), array(select jsonb_array_elements_text(r.related_activities)),
-      r.statement
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, stored timestamptz, credential_id uuid,
-      actor_key text, object_agent_key text, verb_id text, activity_id text, statement_ref uuid, registration uuid,
-      related_agents jsonb, related_activities jsonb, statement jsonb)`.execute(trx)
+    with inserted as (
+      insert into xapi_statements (organization_id, id, stored, credential_id, actor_key, object_agent_key, verb_id,
+        activity_id, statement_ref, registration, related_agents, related_activities, statement)
+      select ${orgId}::uuid, r.id, r.stored, r.credential_id, r.actor_key, r.object_agent_key, r.verb_id,
+        r.activity_id, r.statement_ref, r.registration,
+        array(select jsonb_array_elements_text(r.related_agents)), array(select jsonb_array_elements_text(r.related_activities)),
+        r.statement
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, stored timestamptz, credential_id uuid,
+        actor_key text, object_agent_key text, verb_id text, activity_id text, statement_ref uuid, registration uuid,
+        related_agents jsonb, related_activities jsonb, statement jsonb)
+    ), activities as (
+      select a.id, a.definition from jsonb_to_recordset(${JSON.stringify(activities)}::jsonb) as a(id text, definition jsonb)
+    ), ${mergedActivities(orgId)}
+    select 1`.execute(trx)
 }
+
+const merged = sql`case
+  when xapi_activities.definition is null then excluded.definition
+  else xapi_activities.definition || excluded.definition || jsonb_strip_nulls(jsonb_build_object(
+    'name', nullif(coalesce(xapi_activities.definition->'name', '{}') || coalesce(excluded.definition->'name', '{}'), '{}'::jsonb),
+    'description', nullif(coalesce(xapi_activities.definition->'description', '{}') || coalesce(excluded.definition->'description', '{}'), '{}'::jsonb)))
+  end`
+
+/**
+ * Activity definitions merge into the canonical one: newer fields win, language maps keep every language.
+ * A known activity is updated only when the merge changes something: an update that changes nothing
+ * would still write a row version. In id order, so concurrent batches lock alike.
+ */
+const mergedActivities = (orgId: string) => sql`
+  defined as (
+    insert into xapi_activities (organization_id, id, definition)
+    select ${orgId}::uuid, a.id, a.definition from activities a order by a.id
+    on conflict (organization_id, id) do update set definition = ${merged}
+    where xapi_activities.definition is distinct from ${merged}
+  )`
 
 /** Voiding (the one change the append-only trigger lets through): one UPDATE for the batch's targets. */
 export async function voidStatements(trx: Executor, orgId: string, ids: readonly string[]): Promise<void> {
@@ -56,26 +92,11 @@ export async function voidStatements(trx: Executor, orgId: string, ids: readonly
     .execute()
 }
 
-/** Activity definitions merge into the canonical one: newer fields win, language maps keep every language. */
-export async function upsertActivities(
-  trx: Executor,
-  orgId: string,
-  activities: readonly { id: string; definition: unknown }[],
-): Promise<void> {
-  if (activities.length === 0) return
-  await sql`
-    insert into xapi_activities (organization_id, id, definition)
-    select ${orgId}::uuid, a.id, a.definition
-    from jsonb_to_recordset(${JSON.stringify(activities)}::jsonb) as a(id text, definition jsonb)
-    on conflict (organization_id, id) do update set definition = case
-      when excluded.definition is null then xapi_activities.definition
-      when xapi_activities.definition is null then excluded.definition
-      else xapi_activities.definition || excluded.definition || jsonb_strip_nulls(jsonb_build_object(
-        'name', nullif(coalesce(xapi_activities.definition->'name', '{}') || coalesce(excluded.definition->'name', '{}'), '{}'::jsonb),
-        'description', nullif(coalesce(xapi_activities.definition->'description', '{}') || coalesce(excluded.definition->'description', '{}'), '{}'::jsonb)))
-    end`.execute(trx)
-}
-
+/**
+ * Activity definitions merge into the canonical one: newer fields win, language maps keep every language.
+ * An activity already known is updated only when the statement defines it and the merge changes something:
+ * a no-op update would still write a new row version. In id order, so concurrent batches lock alike.
+ */
 export async function insertAttachments(
   trx: Executor,
   orgId: string,

@@ -32,10 +32,12 @@ async function store(deps: ModuleDeps, principal: XapiPrincipal, statements: unk
   if (!principal.authority) throw new XapiError(403, 'This caller cannot write statements')
   assertSessionStatements(principal, statements)
   const by = { authority: principal.authority, credentialId: principal.credentialId }
-  return deps.db.transaction().execute((trx) => {
-    const storeAll = () => storeStatements(trx, principal.orgId, statements, by, attachments)
-    return principal.session ? principal.session.store(trx, statements as Json[], storeAll) : storeAll()
-  })
+  const { session } = principal
+  if (!session) return storeStatements(deps.db, principal.orgId, statements, by, attachments)
+  // A session's statements are checked against its state in the transaction that stores them.
+  return deps.db
+    .transaction()
+    .execute((trx) => session.store(trx, statements as Json[], () => storeStatements(trx, principal.orgId, statements, by, attachments)))
 }
 
 function present(statement: Json, { format }: Presentation, call: XapiCall): Json {

@@ -8,14 +8,7 @@ import { badRequest, XapiError } from './errors.js'
 import type { AttachmentContent } from './multipart.js'
 import { assertSignature } from './signature.js'
 import { assertValidStatement, normalizeStatement } from './statement-rules.js'
-import {
-  findStatementsByIds,
-  insertAttachments,
-  insertStatements,
-  type StatementRow,
-  upsertActivities,
-  voidStatements,
-} from './statements.queries.js'
+import { findStatementsByIds, insertAttachments, insertStatements, type StatementRow, voidStatements } from './statements.queries.js'
 
 type Json = Record<string, any>
 type Executor = Db | Transaction<DB>
@@ -69,12 +62,16 @@ function mergeDefinitions(earlier: Json | null, later: Json | null): Json | null
   return merged
 }
 
-/** Every activity the statements define (object, SubStatement object, context activities), one definition each. */
+/**
+ * Every activity the statements define (object, SubStatement object, context activities), one merged
+ * definition each. An activity named without a definition is not kept: `GET activities` answers such an
+ * id as it answers an unknown one.
+ */
 function activitiesOf(rows: readonly StatementRow[]) {
-  const byId = new Map<string, Json | null>()
+  const byId = new Map<string, Json>()
   const visit = (activity: Json | undefined) => {
-    if (!activity || (activity.objectType !== undefined && activity.objectType !== 'Activity')) return
-    byId.set(activity.id, mergeDefinitions(byId.get(activity.id) ?? null, activity.definition ?? null))
+    if (!activity?.definition || (activity.objectType !== undefined && activity.objectType !== 'Activity')) return
+    byId.set(activity.id, mergeDefinitions(byId.get(activity.id) ?? null, activity.definition) as Json)
   }
   for (const { statement } of rows) {
     const s = statement as Json
@@ -103,14 +100,14 @@ function attachmentsToKeep(statements: readonly Json[], contents: readonly Attac
 }
 
 /**
- * Stores a batch of statements in one transaction with a constant number of SQL statements (DECISIONS
- * §13.1): validated, each given its id, `stored`, `timestamp` and the LRS's `authority`. A statement
+ * Stores a batch of statements atomically with a constant number of SQL statements (DECISIONS §13.1):
+ * validated, each given its id, `stored`, `timestamp` and the LRS's `authority`. A statement
  * whose id is already stored with the same content is not stored again; with other content it is a
  * 409. Voiding statements void their targets. Returns the ids in the order given. Other modules call
  * this inside their own transaction (cmi5's `launched`, `satisfied`, …) with an authority of their own.
  */
 export async function storeStatements(
-  trx: Executor,
+  db: Executor,
   orgId: string,
   statements: readonly unknown[],
   by: StoredBy,
@@ -131,7 +128,9 @@ export async function storeStatements(
   for (const [index, statement] of normalized.entries()) await assertSignature(statement, kept, `statements[${index}]`)
   const voiding = rows.filter((row) => row.verb_id === VOIDED)
   const targets = voiding.map((row) => row.statement_ref as string)
-  const existing = new Map((await findStatementsByIds(trx, orgId, [...ids, ...targets])).map((row) => [row.id, row]))
+  // Only an id the client gave can already be stored: the ids this LRS gives are fresh random UUIDs.
+  const given = rows.filter((_, index) => normalized[index].id !== undefined).map((row) => row.id)
+  const existing = new Map((await findStatementsByIds(db, orgId, [...given, ...targets])).map((row) => [row.id, row]))
   for (const row of voiding) {
     if (existing.get(row.statement_ref as string)?.verb_id === VOIDED)
       throw badRequest(`statement ${row.id}: a voiding statement cannot void another voiding statement`)
@@ -144,13 +143,16 @@ export async function storeStatements(
     }
     return false
   })
-  await insertStatements(trx, orgId, fresh)
-  await voidStatements(
-    trx,
-    orgId,
-    fresh.filter((row) => row.verb_id === VOIDED).map((row) => row.statement_ref as string),
-  )
-  await upsertActivities(trx, orgId, activitiesOf(fresh))
-  await insertAttachments(trx, orgId, kept)
+  const voids = fresh.filter((row) => row.verb_id === VOIDED).map((row) => row.statement_ref as string)
+  const write = async (executor: Executor) => {
+    await insertStatements(executor, orgId, fresh, activitiesOf(fresh))
+    await voidStatements(executor, orgId, voids)
+    await insertAttachments(executor, orgId, kept)
+  }
+  // The statements and their activities are one SQL statement: a transaction (two more round trips) only
+  // when voiding or attachments add another. The check above reads as a statement of a READ COMMITTED
+  // transaction would.
+  if (db.isTransaction || (voids.length === 0 && kept.length === 0)) await write(db)
+  else await db.transaction().execute(write)
   return ids
 }
