@@ -16,6 +16,9 @@ interface NavItem {
 const NAV: NavItem[] = [
   { to: '/me', label: 'My profile', roles: ['crew'] },
   { to: '/me/assignments', label: 'My assignments', roles: ['crew'] },
+  { to: '/me/documents', label: 'My documents', roles: ['crew'] },
+  { to: '/me/training', label: 'My training', roles: ['crew'] },
+  { to: '/me/contract', label: 'My next contract', roles: ['crew'] },
   { to: '/review', label: 'Review queue', roles: STAFF },
   { to: '/crew', label: 'Crew', roles: STAFF },
   { to: '/readiness', label: 'Fleet readiness', roles: STAFF },
