@@ -19,6 +19,8 @@ const COLOURS: Record<string, string> = {
   failed: BAD,
   succeeded: GOOD,
   inactive: NEUTRAL,
+  passed: GOOD,
+  in_progress: WAITING,
 }
 
 /** A coloured word for an expiry, verification or readiness state. */
