@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SeaworthyClient } from '../client/index.js'
+import { cmi5Xml, zipOf } from '../test/fixtures/packages.js'
 import { launchBrowser, screenshot, seriousViolations, signInAs } from './browser.js'
 import { assign, createCrew, createPerson, createShip, ok, PASSWORD, passportPdf, requirePassport, signIn } from './seed.js'
 import { type RunningService, startService } from './service.js'
@@ -181,6 +182,52 @@ describe('the crew console on a phone', () => {
     await contract.getByTestId('verdict').getByText('Ready', { exact: true }).waitFor()
     await contract.getByText('You have everything this contract needs.').waitFor()
     await screenshot(page, 'crew-next-contract-ready-phone')
+    await page.context().close()
+  })
+})
+
+describe('training admin', () => {
+  it('imports an invalid package and reads every rule it breaks; a good one shows its structure and sessions', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage()
+    await signInAs(page, service.baseUrl, ADMIN.email)
+    await page.goto(`${service.baseUrl}/console/learning`)
+    await page.getByRole('tab', { name: 'Import' }).click()
+    const broken = await zipOf({
+      'cmi5.xml': cmi5Xml([{ url: 'index.html' }, { url: 'missing.html' }, { id: 'https://example.com/au/dup', url: 'index.html' }]),
+      'index.html': '<p>lesson</p>',
+    })
+    await page.locator('input[type=file]').setInputFiles({ name: 'broken.zip', mimeType: 'application/zip', buffer: broken })
+    const job = page.getByTestId('import-job')
+    await expect.poll(() => job.getAttribute('data-status'), { timeout: 60_000 }).toBe('failed')
+    await page.getByText('"missing.html" names no file of the package').waitFor()
+    await fitsAndPasses(page)
+    await screenshot(page, 'admin-import-errors')
+
+    await page.locator('input[type=file]').setInputFiles(join(FIXTURES, 'masteryscore_responsive.zip'))
+    await expect.poll(() => job.getAttribute('data-status'), { timeout: 60_000 }).toBe('complete')
+    const imported = await ok(admin.GET('/api/v1/courses/', { params: { query: { limit: 100 } } }))
+    const course = imported.items.find((c) => c.title.includes('Mastery Score'))!
+    const crew = await createCrew(admin, 'Sam', 'Sessions')
+    const assignment = await assign(admin, crew.id, (await createShip(admin, 'MV Sessions')).id, 'Cadet')
+    await ok(admin.POST('/api/v1/learn/assignments/bulk/courses', { body: { assignmentIds: [assignment.id], courseIds: [course.id] } }))
+    const [registration] = (await ok(admin.GET('/api/v1/learn/registrations', { params: { query: { assignment_id: assignment.id } } }))).items
+    await ok(admin.POST('/api/v1/learn/registrations/{registration_id}/launch', { params: { path: { registration_id: registration!.id } }, body: {} }))
+
+    await page.getByRole('tab', { name: 'Course packages' }).click()
+    await page.getByRole('combobox', { name: 'Course' }).click()
+    await page.getByRole('option', { name: course.title }).click()
+    await page.getByRole('table', { name: 'Assignable units' }).waitFor()
+    await page.getByRole('button', { name: 'Sessions' }).click()
+    await page.getByRole('table', { name: 'Sessions' }).getByText('Open').waitFor()
+    await page.getByRole('button', { name: 'Abandon' }).click()
+    await page.getByRole('group', { name: 'End this session as abandoned?' }).getByRole('button').first().click()
+    await page.getByRole('table', { name: 'Sessions' }).getByText('Abandoned').waitFor()
+    await page.getByRole('combobox', { name: 'Reason' }).click()
+    await page.getByRole('option', { name: 'Administrative' }).click()
+    await page.getByRole('button', { name: 'Waive', exact: true }).click()
+    await page.getByText('Waived.').waitFor()
+    await fitsAndPasses(page)
+    await screenshot(page, 'admin-course-packages')
     await page.context().close()
   })
 })

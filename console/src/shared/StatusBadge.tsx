@@ -21,6 +21,10 @@ const COLOURS: Record<string, string> = {
   inactive: NEUTRAL,
   passed: GOOD,
   in_progress: WAITING,
+  running: WAITING,
+  complete: GOOD,
+  terminated: GOOD,
+  abandoned: WARN,
 }
 
 /** A coloured word for an expiry, verification or readiness state. */
