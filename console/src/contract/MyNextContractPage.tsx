@@ -37,9 +37,12 @@ function AssignmentVerdict({ assignment }: { assignment: MeAssignment }) {
   const { api } = useSession()
   const verdict = useQuery({
     queryKey: ['my-readiness', assignment.id],
-    queryFn: () => unwrap(api.GET('/api/v1/learn/assignments/{assignment_id}/readiness', { params: { path: { assignment_id: assignment.id } } })),
+    queryFn: () =>
+      unwrap(api.GET('/api/v1/learn/assignments/{assignment_id}/readiness', { params: { path: { assignment_id: assignment.id } } })),
   })
-  const dates = [assignment.startDate && `from ${assignment.startDate}`, assignment.endDate && `to ${assignment.endDate}`].filter(Boolean).join(' ')
+  const dates = [assignment.startDate && `from ${assignment.startDate}`, assignment.endDate && `to ${assignment.endDate}`]
+    .filter(Boolean)
+    .join(' ')
   return (
     <Card withBorder padding="sm" component="section" aria-label={`${assignment.shipName}, ${assignment.role}`} data-testid="contract">
       <Stack gap="xs">

@@ -1,8 +1,8 @@
 import { Alert, Stack } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { useSession } from '../auth/session.js'
 import type { components } from '../../../client/index.js'
+import { useSession } from '../auth/session.js'
 import { bodyOf, type RecordKind, valuesOf } from '../records/record-kinds.js'
 import { EntityForm } from '../shared/EntityForm.js'
 import { ScanPicker } from './ScanPicker.js'
@@ -29,14 +29,14 @@ export function DocumentForm({ kind, record, onSaved }: { kind: RecordKind; reco
     <Stack>
       {state === 'verified' && (
         <Alert color="yellow" title="This one is verified">
-          Changing its number, country, dates or scan sends it back to the office for review, and it counts as not verified
-          until they look again. Changing only the notes keeps the review.
+          Changing its number, country, dates or scan sends it back to the office for review, and it counts as not verified until they look
+          again. Changing only the notes keeps the review.
         </Alert>
       )}
       {state === 'rejected' && (
         <Alert color="red" title="Rejected">
-          {record?.verification?.rejectionReason ?? 'No reason was given.'} Correct what the office asked for; saving sends it
-          back for review.
+          {record?.verification?.rejectionReason ?? 'No reason was given.'} Correct what the office asked for; saving sends it back for
+          review.
         </Alert>
       )}
       <EntityForm

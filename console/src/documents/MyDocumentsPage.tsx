@@ -57,7 +57,12 @@ function Section({ kind, title, records }: { kind: RecordKind; title: string; re
         <Title order={2} size="h4">
           {title}
         </Title>
-        <FormButton label={`Add ${kind === CERTIFICATE ? 'a certificate' : 'a document'}`} title={`New ${kind.noun}`} h={44} variant="light">
+        <FormButton
+          label={`Add ${kind === CERTIFICATE ? 'a certificate' : 'a document'}`}
+          title={`New ${kind.noun}`}
+          h={44}
+          variant="light"
+        >
           {(close) => <DocumentForm kind={kind} onSaved={close} />}
         </FormButton>
       </Group>

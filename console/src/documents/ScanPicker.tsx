@@ -2,8 +2,8 @@ import { Alert, Button, FileButton, Group, Image, Progress, Stack, Text } from '
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { useSession } from '../auth/session.js'
-import { GOOD } from '../shared/colours.js'
 import { UPLOAD_MIMES, type UploadStep, uploadFile } from '../records/upload-file.js'
+import { GOOD } from '../shared/colours.js'
 import { refusedAfterUpload, refusedBeforeUpload } from './refused.js'
 
 const STEP_WORDS: Record<UploadStep, string> = {

@@ -1,7 +1,7 @@
 import { ApiError } from '../api.js'
+import { UPLOAD_MIMES, type UploadMime } from '../records/upload-file.js'
 import { errorText } from '../shared/errors.js'
 import { fieldErrors } from '../shared/field-errors.js'
-import { UPLOAD_MIMES, type UploadMime } from '../records/upload-file.js'
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`
 
@@ -18,8 +18,10 @@ export function refusedBeforeUpload(file: File): string | null {
 /** The service's refusal of a file in plain words: the size and type limits, or its own sentence. */
 export function refusedAfterUpload(error: unknown, file: File): string {
   const fields = fieldErrors(error)
-  if (fields.size) return `This file is ${megabytes(file.size)}, more than the service accepts. Take the photo at a lower resolution or scan at a lower quality.`
+  if (fields.size)
+    return `This file is ${megabytes(file.size)}, more than the service accepts. Take the photo at a lower resolution or scan at a lower quality.`
   if (fields.mime) return 'Only PDF, JPEG and PNG files are accepted.'
-  if (error instanceof ApiError && error.status === 0) return 'The connection dropped while sending, several times. Check the connection and try again.'
+  if (error instanceof ApiError && error.status === 0)
+    return 'The connection dropped while sending, several times. Check the connection and try again.'
   return `The file was refused: ${errorText(error)}`
 }

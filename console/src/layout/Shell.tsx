@@ -51,7 +51,7 @@ export function Shell() {
             <Text size="sm" visibleFrom="sm">
               {who}
             </Text>
-            <Button variant="subtle" size="xs" component={Link} to="/account/password">
+            <Button variant="subtle" size="xs" component={Link} to="/account/password" visibleFrom="sm">
               Change password
             </Button>
             <Button variant="default" size="xs" onClick={signOut}>
@@ -74,6 +74,7 @@ export function Shell() {
             active={pathname === item.to || (item.to !== '/me' && pathname.startsWith(`${item.to}/`))}
           />
         ))}
+        <NavLink component={Link} to="/account/password" label="Change password" onClick={close} hiddenFrom="sm" />
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<Loading />}>

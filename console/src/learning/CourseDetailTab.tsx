@@ -23,7 +23,8 @@ function Registrations({ courseId, aus }: { courseId: string; aus: Au[] }) {
     queryFn: () => unwrap(api.GET('/api/v1/learn/registrations', { params: { query: { course_id: courseId, expand: true, limit: 100 } } })),
   })
   const preview = useMutation({
-    mutationFn: (registrationId: string) => launchCourse(api, registrationId, { auIndex: 0, launchMode: 'Browse', returnPath: '/console/learning' }),
+    mutationFn: (registrationId: string) =>
+      launchCourse(api, registrationId, { auIndex: 0, launchMode: 'Browse', returnPath: '/console/learning' }),
   })
   return (
     <Stack gap="xs">
@@ -49,7 +50,12 @@ function Registrations({ courseId, aus }: { courseId: string; aus: Au[] }) {
                       Sessions
                     </Button>
                     {aus.length > 0 && (
-                      <Button size="xs" variant="subtle" onClick={() => preview.mutate(r.id)} loading={preview.isPending && preview.variables === r.id}>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        onClick={() => preview.mutate(r.id)}
+                        loading={preview.isPending && preview.variables === r.id}
+                      >
                         Preview
                       </Button>
                     )}

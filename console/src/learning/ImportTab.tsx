@@ -2,10 +2,10 @@ import { Alert, Box, Button, FileButton, List, Progress, Stack, Text, Title } fr
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type DragEvent, useState } from 'react'
 import { useSession } from '../auth/session.js'
+import { uploadFile } from '../records/upload-file.js'
 import { GOOD } from '../shared/colours.js'
 import { errorText } from '../shared/errors.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
-import { uploadFile } from '../records/upload-file.js'
 import { type CourseImport, importPackage, packageMime } from './import-package.js'
 
 /** The import's outcome: the job's state, and every rule a failed package breaks, in the service's words. */
@@ -22,7 +22,10 @@ function JobState({ job }: { job: CourseImport }) {
           <List size="sm" spacing={4}>
             {job.errors.map((e) => (
               <List.Item key={`${e.code}-${e.path}-${e.message}`} data-code={e.code}>
-                {e.message} <Text span c="dimmed" size="xs">({e.path || 'package'})</Text>
+                {e.message}{' '}
+                <Text span c="dimmed" size="xs">
+                  ({e.path || 'package'})
+                </Text>
               </List.Item>
             ))}
           </List>

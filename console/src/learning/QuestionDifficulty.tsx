@@ -15,7 +15,9 @@ export function QuestionDifficulty({ courseId }: { courseId: string }) {
   const questions = useQuery({
     queryKey: ['question-difficulty', courseId],
     queryFn: () =>
-      unwrap(api.GET('/api/v1/learn/admin/analytics/course-difficulty/{course_id}/questions', { params: { path: { course_id: courseId } } })),
+      unwrap(
+        api.GET('/api/v1/learn/admin/analytics/course-difficulty/{course_id}/questions', { params: { path: { course_id: courseId } } }),
+      ),
   })
   return (
     <Stack gap="xs">

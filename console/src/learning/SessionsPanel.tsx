@@ -25,7 +25,12 @@ function AbandonButton({ session, registrationId }: { session: Session; registra
   })
   return (
     <>
-      <ConfirmButton label="Abandon" question="End this session as abandoned?" onConfirm={() => abandon.mutate()} loading={abandon.isPending} />
+      <ConfirmButton
+        label="Abandon"
+        question="End this session as abandoned?"
+        onConfirm={() => abandon.mutate()}
+        loading={abandon.isPending}
+      />
       {abandon.isError && <MutationAlert mutation={abandon} />}
     </>
   )
@@ -53,7 +58,12 @@ function WaiveForm({ registrationId, aus }: { registrationId: string; aus: { ind
   return (
     <Stack gap="xs">
       <Group align="end" wrap="wrap">
-        <Select label="AU to waive" data={aus.map((a) => ({ value: String(a.index), label: a.title }))} value={auIndex} onChange={setAuIndex} />
+        <Select
+          label="AU to waive"
+          data={aus.map((a) => ({ value: String(a.index), label: a.title }))}
+          value={auIndex}
+          onChange={setAuIndex}
+        />
         <Select label="Reason" data={REASONS} value={reason} onChange={setReason} />
         <Button onClick={() => waive.mutate()} disabled={auIndex === null || reason === null} loading={waive.isPending}>
           Waive
@@ -90,7 +100,10 @@ export function SessionsPanel({ registrationId, aus }: { registrationId: string;
               { header: 'Started', cell: (s) => s.startedAt.slice(0, 16).replace('T', ' ') },
               { header: 'Ended', cell: (s) => (s.endedBy ? <StatusBadge status={s.endedBy} /> : 'Open') },
               { header: 'Duration', cell: (s) => (s.durationSeconds === null ? '—' : durationText(s.durationSeconds)) },
-              { header: 'Actions', cell: (s) => (s.endedAt === null ? <AbandonButton session={s} registrationId={registrationId} /> : null) },
+              {
+                header: 'Actions',
+                cell: (s) => (s.endedAt === null ? <AbandonButton session={s} registrationId={registrationId} /> : null),
+              },
             ]}
           />
         )}

@@ -44,7 +44,10 @@ export default function MyTrainingPage() {
               const byAssignment = new Map<string, Registration[]>()
               for (const r of page.items) byAssignment.set(r.assignment_id, [...(byAssignment.get(r.assignment_id) ?? []), r])
               if (byAssignment.size === 0) return <Text>No courses are assigned to you.</Text>
-              return [...byAssignment].map(([assignmentId, items]) => {
+              // The soonest due first; assignments without a due date last.
+              const dueOf = (id: string) => assignments.find((a) => a.id === id)?.dueDate ?? '9999-12-31'
+              const groups = [...byAssignment].sort(([a], [b]) => dueOf(a).localeCompare(dueOf(b)))
+              return groups.map(([assignmentId, items]) => {
                 const assignment = assignments.find((a) => a.id === assignmentId)
                 const open = items.some((r) => r.status !== 'passed')
                 const urgency = open ? URGENCY[urgencyOf(assignment?.dueDate ?? null)] : null
