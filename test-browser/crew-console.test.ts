@@ -9,7 +9,8 @@ import { launchBrowser, screenshot, seriousViolations, signInAs } from './browse
 import { assign, createCrew, createPerson, createShip, ok, PASSWORD, passportPdf, signIn } from './seed.js'
 import { type RunningService, startService } from './service.js'
 
-// The crew's own screens on a phone: a passport sent from the phone, rejected, corrected and verified; a
+// The crew's own screens on a phone: a passport sent from the phone, rejected and verified in the office's
+// review queue, corrected in between; a
 // cmi5 course started from My training, passed, and the next contract turning ready.
 
 const ADMIN = { email: 'admin@crew-console.test', password: PASSWORD, domain: 'crew-console.test' }
@@ -120,13 +121,15 @@ describe('the crew console on a phone', () => {
     const card = page.getByTestId('my-document')
     await expect.poll(() => card.getAttribute('data-review')).toBe('pending')
 
+    // The office employee decides in the review queue at a desk.
     const [document] = await ok(office.GET('/api/v1/crew/users/{user_id}/identity-documents', { params: { path: { user_id: crew.id } } }))
-    await ok(
-      office.POST('/api/v1/crew/identity-documents/{document_id}/reject', {
-        params: { path: { document_id: document!.id } },
-        body: { reason: 'The number does not match the scan' },
-      }),
-    )
+    const desk = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage()
+    await signInAs(desk, service.baseUrl, employee.email)
+    await desk.goto(`${service.baseUrl}/console/review`)
+    await desk.locator(`[data-target-id="${document!.id}"]`).click()
+    await desk.getByLabel('Reason for rejection').fill('The number does not match the scan')
+    await desk.getByRole('button', { name: /^Reject/ }).click()
+    await desk.locator(`[data-target-id="${document!.id}"]`).waitFor({ state: 'detached' })
     await page.reload()
     await page.getByText('The number does not match the scan').waitFor()
     await fitsAndPasses(page)
@@ -137,7 +140,11 @@ describe('the crew console on a phone', () => {
     await correction.getByRole('button', { name: 'Resubmit' }).click()
     await expect.poll(() => card.getAttribute('data-review')).toBe('pending')
 
-    await ok(office.POST('/api/v1/crew/identity-documents/{document_id}/verify', { params: { path: { document_id: document!.id } } }))
+    await desk.reload()
+    await desk.locator(`[data-target-id="${document!.id}"]`).click()
+    await desk.getByRole('button', { name: /^Verify/ }).click()
+    await desk.locator(`[data-target-id="${document!.id}"]`).waitFor({ state: 'detached' })
+    await desk.context().close()
     await page.reload()
     await expect.poll(() => card.getAttribute('data-review')).toBe('verified')
     // A verified one warns before a change that would send it back to review.
