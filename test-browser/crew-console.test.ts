@@ -10,8 +10,8 @@ import { assign, createCrew, createPerson, createShip, ok, PASSWORD, passportPdf
 import { type RunningService, startService } from './service.js'
 
 // The crew's own screens on a phone: a passport sent from the phone, rejected and verified in the office's
-// review queue, corrected in between; a
-// cmi5 course started from My training, passed, and the next contract turning ready.
+// review queue, corrected in between; a cmi5 course started from My training, passed, and the next contract
+// turning ready. And the training admin: a broken package's errors, a course's structure and sessions.
 
 const ADMIN = { email: 'admin@crew-console.test', password: PASSWORD, domain: 'crew-console.test' }
 const PHONE = { width: 390, height: 844 }
