@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Select, Stack, Title } from '@mantine/core'
+import { Button, Group, Select, Stack, Title } from '@mantine/core'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { components } from '../../../client/index.js'
@@ -6,7 +6,6 @@ import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { ConfirmButton } from '../shared/ConfirmButton.js'
 import { DataTable } from '../shared/DataTable.js'
-import { errorText } from '../shared/errors.js'
 import { MutationAlert } from '../shared/MutationAlert.js'
 import { QueryState } from '../shared/QueryState.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
@@ -108,7 +107,6 @@ export function SessionsPanel({ registrationId, aus }: { registrationId: string;
           />
         )}
       </QueryState>
-      {sessions.isError && <Alert color="red">{errorText(sessions.error)}</Alert>}
       {aus.length > 0 && <WaiveForm registrationId={registrationId} aus={aus} />}
     </Stack>
   )
