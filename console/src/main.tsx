@@ -1,5 +1,6 @@
 import '@mantine/core/styles.css'
 import '@mantine/charts/styles.css'
+import './phone.css'
 import { MantineProvider } from '@mantine/core'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'

@@ -35,6 +35,9 @@ export const router = createBrowserRouter(
               children: [
                 { path: '/me', lazy: screen(() => import('./crew/MyProfilePage.js')) },
                 { path: '/me/assignments', lazy: screen(() => import('./assignments/MyAssignmentsPage.js')) },
+                { path: '/me/training', lazy: screen(() => import('./training/MyTrainingPage.js')) },
+                { path: '/me/documents', lazy: screen(() => import('./documents/MyDocumentsPage.js')) },
+                { path: '/me/contract', lazy: screen(() => import('./contract/MyNextContractPage.js')) },
                 { path: '/account/password', lazy: screen(() => import('./auth/PasswordPage.js')) },
               ],
             },

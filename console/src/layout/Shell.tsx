@@ -16,6 +16,9 @@ interface NavItem {
 const NAV: NavItem[] = [
   { to: '/me', label: 'My profile', roles: ['crew'] },
   { to: '/me/assignments', label: 'My assignments', roles: ['crew'] },
+  { to: '/me/documents', label: 'My documents', roles: ['crew'] },
+  { to: '/me/training', label: 'My training', roles: ['crew'] },
+  { to: '/me/contract', label: 'My next contract', roles: ['crew'] },
   { to: '/review', label: 'Review queue', roles: STAFF },
   { to: '/crew', label: 'Crew', roles: STAFF },
   { to: '/readiness', label: 'Fleet readiness', roles: STAFF },
@@ -48,7 +51,7 @@ export function Shell() {
             <Text size="sm" visibleFrom="sm">
               {who}
             </Text>
-            <Button variant="subtle" size="xs" component={Link} to="/account/password">
+            <Button variant="subtle" size="xs" component={Link} to="/account/password" visibleFrom="sm">
               Change password
             </Button>
             <Button variant="default" size="xs" onClick={signOut}>
@@ -71,6 +74,7 @@ export function Shell() {
             active={pathname === item.to || (item.to !== '/me' && pathname.startsWith(`${item.to}/`))}
           />
         ))}
+        <NavLink component={Link} to="/account/password" label="Change password" onClick={close} hiddenFrom="sm" />
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<Loading />}>

@@ -19,6 +19,12 @@ const COLOURS: Record<string, string> = {
   failed: BAD,
   succeeded: GOOD,
   inactive: NEUTRAL,
+  passed: GOOD,
+  in_progress: WAITING,
+  running: WAITING,
+  complete: GOOD,
+  terminated: GOOD,
+  abandoned: WARN,
 }
 
 /** A coloured word for an expiry, verification or readiness state. */

@@ -1,0 +1,26 @@
+import type { components } from '../../../client/index.js'
+
+type Issue = components['schemas']['ReadinessIssue']
+
+/** What the crew member can do about one readiness issue, and where: a sentence and a link in the console. */
+export function whatToDo(issue: Issue, through: string): { text: string; to: string | null } {
+  const course = issue.targetType === 'registration' && issue.targetId ? `/me/training#registration-${issue.targetId}` : '/me/training'
+  switch (issue.code) {
+    case 'document_missing':
+      return { text: 'Upload it in My documents.', to: '/me/documents' }
+    case 'document_rejected':
+      return { text: 'Read why it was rejected, correct it and send it again.', to: '/me/documents' }
+    case 'document_expired':
+    case 'document_expires_during_assignment':
+      return { text: `Renew it and upload the new one: it must be valid through ${through}.`, to: '/me/documents' }
+    case 'document_expiring_soon':
+      return { text: 'Renew it soon and upload the new one.', to: '/me/documents' }
+    case 'document_unverified':
+      return { text: 'Nothing to do unless it was sent without a scan: the office reviews it.', to: '/me/documents' }
+    case 'course_overdue':
+    case 'course_not_passed':
+      return { text: 'Finish this course in My training.', to: course }
+    case 'sea_service_insufficient':
+      return { text: 'Ask the office: your sea service in this role is counted from your experience records.', to: null }
+  }
+}
