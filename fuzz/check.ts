@@ -82,8 +82,9 @@ export class AnswerChecker {
     const documented = op.responses[String(status)]
     if (!documented)
       return `status ${status} is not documented for ${op.method} ${op.path} (documented: ${Object.keys(op.responses).join(', ')})`
-    if (status === 401 && !/^Bearer/i.test(String(response.headers['www-authenticate'] ?? '')))
-      return '401 without WWW-Authenticate: Bearer'
+    // Bearer for the API; Basic for the operations a launch session's own credential calls (the SCORM player's).
+    if (status === 401 && !/^(Bearer|Basic)\b/i.test(String(response.headers['www-authenticate'] ?? '')))
+      return '401 without WWW-Authenticate: Bearer or Basic'
     if (status === 429 && !response.headers['retry-after']) return '429 without Retry-After'
     const types = Object.keys(documented)
     if (types.length === 0) return response.rawPayload.length ? `status ${status} is documented without a body, but one came` : null

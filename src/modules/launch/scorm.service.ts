@@ -34,7 +34,7 @@ async function credentialSession(db: Db, sessionId: string, authorization: strin
  */
 export async function scormRuntime({ db, config }: LaunchDeps, sessionId: string, authorization: string | undefined) {
   const found = await credentialSession(db, sessionId, authorization)
-  if (!found) throw new AppError(401, 'Not this session’s credential')
+  if (!found) throw new AppError(401, 'Not this session’s credential', { 'www-authenticate': 'Basic realm="launch session"' })
   if (found.ended_at) throw new AppError(403, `This launch session has ended (${found.ended_by})`)
   if (found.expires_at <= new Date()) throw new AppError(403, 'This launch session has expired; launch the course again')
   const run = await db.transaction().execute((trx) => loadRun(trx, config, found.organization_id, found.registration_id))
