@@ -20,6 +20,8 @@ function installed(name) {
 }
 
 run(process.execPath, ['scripts/build-server.mjs'])
+// The demo course a first start imports (src/modules/organizations/demo-course.ts), from demo-course/.
+if (installed('yazl') && installed('@xapi/cmi5')) run(process.execPath, ['scripts/build-demo-course.mjs'])
 if (installed('vite')) run('npm', ['run', 'build:console'])
 else if (!existsSync('dist/console/index.html')) {
   console.warn('seaworthy: the console was not built (its build tools are devDependencies); the API and the command line work.')

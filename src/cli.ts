@@ -127,8 +127,8 @@ function program(io: CliIo, env: Record<string, string | undefined>): Command {
     .exitOverride()
     .requiredOption('--demo', 'the demo organization (the only seed there is)')
     .action(async () => {
-      const demo = await withDatabase(env, (db) => seedDemo(db))
-      io.out(JSON.stringify(demo, null, 2))
+      const { organizationId, logins } = await withDatabase(env, (db) => seedDemo(db))
+      io.out(JSON.stringify({ organizationId, logins }, null, 2))
     })
 
   const user = cli.command('user').description('Users').exitOverride()

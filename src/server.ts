@@ -1,10 +1,14 @@
 import './supported-node.js'
 import cluster from 'node:cluster'
+import { resolve } from 'node:path'
+import { pino } from 'pino'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { buildContentApp } from './content-app.js'
 import { type Database, DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'
 import { onShutdownSignal } from './lib/shutdown.js'
+import { createStorage } from './lib/storage.js'
+import { seedDemoCourse } from './modules/organizations/demo-course.js'
 import { hasOrganizations, seedDemo } from './modules/organizations/demo.service.js'
 
 const STOP_MARGIN_SECONDS = 5
@@ -18,14 +22,18 @@ const openFor = (config: Config) =>
   })
 
 /** Migrations and the first-start help run once, before any process serves requests. */
-async function prepare(database: Database): Promise<void> {
+async function prepare(config: Config, database: Database): Promise<void> {
   await migrateToLatest(database.db)
   if (await hasOrganizations(database.db)) return
-  // A brand-new embedded install gets a demo organization so the first login needs no extra step.
+  // A brand-new embedded install gets a demo organization so the first login needs no extra step, and a
+  // course its crew member can take (built by `prepare` from demo-course/ into dist/demo-course.zip).
   if (database.engine === 'pglite') {
     const demo = await seedDemo(database.db)
+    const deps = { db: database.db, storage: createStorage(config), config, log: pino({ level: config.logLevel }) }
+    const course = await seedDemoCourse(deps, demo, resolve('dist', 'demo-course.zip'))
     const lines = demo.logins.map((l) => `  ${l.role.padEnd(16)} ${l.email}  ${l.password}`)
     console.log(`First start: created a demo organization. Sign in at /console (or POST /api/v1/auth/token) as:\n${lines.join('\n')}`)
+    if (course) console.log('The crew member has a course to take: Muster list and emergency signals (My training).')
   } else {
     console.log('No organization yet: create one with  npx seaworthy org create --name <name> --admin-email <e> --admin-password <p>')
   }
@@ -68,7 +76,7 @@ async function main(): Promise<void> {
   if (cluster.isWorker) return serve(config, await openFor(config))
   const database = await openFor(config)
   try {
-    await prepare(database)
+    await prepare(config, database)
   } catch (error) {
     await database.close()
     throw error

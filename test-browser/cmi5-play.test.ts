@@ -1,5 +1,8 @@
-import { readFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -31,8 +34,9 @@ afterAll(async () => {
 })
 
 /** Uploads a fixture package and imports it: the new course's id. */
-async function importFixture(name: string): Promise<string> {
-  const file = await readFile(join(FIXTURES, `${name}.zip`))
+const importFixture = async (name: string) => importPackage(name, await readFile(join(FIXTURES, `${name}.zip`)))
+
+async function importPackage(name: string, file: Buffer): Promise<string> {
   const intent = await ok(
     admin.POST('/api/v1/shared/uploads/intent', { body: { kind: 'course_package', mime: 'application/zip', size: file.length, filename: `${name}.zip` } }),
   )
@@ -178,6 +182,41 @@ describe('cmi5 packages played in a browser', () => {
     const seen = await verbs(registrationId)
     expect(seen.filter((verb) => verb === 'abandoned')).toHaveLength(7)
     expect(seen.filter((verb) => verb === 'satisfied')).toHaveLength(1) // the course: this package has no blocks
+    await context.close()
+  })
+
+  it("passes the demo course, written for this project, with its own quiz and cmi5's client library", async () => {
+    const zip = join(await mkdtemp(join(tmpdir(), 'seaworthy-demo-course-')), 'demo-course.zip')
+    await promisify(execFile)(process.execPath, ['scripts/build-demo-course.mjs', zip])
+    const courseId = await importPackage('demo-course', await readFile(zip))
+    const { registrationId, crew } = await enrolled('Sasha', courseId)
+    const launched = await ok(
+      crew.POST('/api/v1/learn/registrations/{registration_id}/launch', {
+        params: { path: { registration_id: registrationId } },
+        body: { returnUrl: `${service.baseUrl}/console/` },
+      }),
+    )
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    const page = await context.newPage()
+    await page.goto(launched.url)
+    await page.getByRole('heading', { name: 'The muster list' }).waitFor()
+    for (let n = 0; n < 3; n++) await page.getByRole('button', { name: 'Next' }).click()
+    for (const answer of [
+      'On the muster list',
+      'seven or more short blasts and one long',
+      'man overboard',
+      'The master, by word of mouth',
+      'lifejacket, warm clothing, immersion suit',
+    ])
+      await page.getByLabel(answer).check()
+    await page.getByRole('button', { name: 'Submit answers' }).click()
+    await page.getByText('5 of 5 right: passed.').waitFor()
+    await screenshot(page, 'demo-course-passed')
+    await page.getByRole('button', { name: 'Exit' }).click()
+    await page.waitForURL(`${service.baseUrl}/console/**`)
+    const registration = await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }))
+    expect(registration).toMatchObject({ status: 'passed', score_percent: 100, attempt_count: 1 })
+    expect(await verbs(registrationId)).toEqual(['launched', 'initialized', 'completed', 'passed', 'satisfied', 'terminated'])
     await context.close()
   })
 })

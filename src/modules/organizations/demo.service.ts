@@ -29,7 +29,7 @@ const SHIPS = [
  * A demo organization with one user of each role, a few ships and crewing data worth looking at
  * (demo.queries.ts); passwords are random per run.
  */
-export async function seedDemo(db: Db): Promise<{ organizationId: string; logins: DemoLogin[] }> {
+export async function seedDemo(db: Db): Promise<{ organizationId: string; logins: DemoLogin[]; adminId: string; crewId: string }> {
   const suffix = randomBytes(3).toString('hex')
   const password = () => randomBytes(9).toString('base64url')
   const admin = {
@@ -69,7 +69,7 @@ export async function seedDemo(db: Db): Promise<{ organizationId: string; logins
   const shipIds: string[] = []
   for (const ship of SHIPS) shipIds.push((await insertShip(db, organizationId, ship)).id)
   await insertDemoCrewing(db, { orgId: organizationId, adminId: adminUserId, carlosId, shipIds })
-  return { organizationId, logins }
+  return { organizationId, logins, adminId: adminUserId, crewId: carlosId }
 }
 
 export async function hasOrganizations(db: Db): Promise<boolean> {
