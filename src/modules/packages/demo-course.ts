@@ -7,8 +7,8 @@ import type { Config } from '../../config.js'
 import type { Db } from '../../db/database.js'
 import type { Storage } from '../../lib/storage.js'
 import { insertCourse } from '../courses/courses.queries.js'
-import { importHandler } from '../packages/packages.import.js'
-import { insertImport } from '../packages/packages.queries.js'
+import { importHandler } from './packages.import.js'
+import { insertImport } from './packages.queries.js'
 
 /**
  * The demo organization's course on a first start (issue 28): the cmi5 package the install's build

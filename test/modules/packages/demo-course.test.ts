@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
 import { createStorage } from '../../../src/lib/storage.js'
-import { seedDemoCourse } from '../../../src/modules/organizations/demo-course.js'
+import { seedDemoCourse } from '../../../src/modules/packages/demo-course.js'
 import { seedDemo } from '../../../src/modules/organizations/demo.service.js'
 import { client, useTestApp } from '../../app.js'
 
