@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { appendEvents } from '../src/lib/events.js'
 import { eventWire } from '../src/modules/audit/audit.schemas.js'
-import { useTestApp } from './app.js'
+import { privateDatabase, useTestApp } from './app.js'
 import { useOrg } from './factories.js'
 
 const t = useTestApp()
@@ -62,7 +62,14 @@ describe('the events table (DECISIONS §11)', () => {
     const db = t.database.db
     await expect(db.updateTable('events').set({ request_id: 'forged' }).where('id', '=', id).execute()).rejects.toThrow(/append-only/)
     await expect(db.deleteFrom('events').where('id', '=', id).execute()).rejects.toThrow(/append-only/)
-    await expect(sql`truncate events`.execute(db)).rejects.toThrow(/append-only/)
+    // TRUNCATE first takes the table's lock, queueing behind every open writer of events and every writer
+    // after it behind itself: on the shared database one long transaction of another file stalled them all.
+    const own = await privateDatabase()
+    try {
+      await expect(sql`truncate events`.execute(own.database.db)).rejects.toThrow(/append-only/)
+    } finally {
+      await own.dispose()
+    }
     expect(await readBack([id])).toHaveLength(1)
     await db.transaction().execute(async (trx) => {
       await sql`select set_config('seaworthy.audit_retention', 'on', true)`.execute(trx)
