@@ -46,7 +46,9 @@ async function cli(args: string[], env: Record<string, string>): Promise<string[
 }
 
 async function login(env: Record<string, string>, email: string, password: string) {
-  const config = loadConfig(env)
+  // Without the job queue's workers: on the shared PostgreSQL database they would start a sweep of every
+  // organization of the suite, which went on (holding row locks) after this app closed.
+  const config = loadConfig({ ...env, RUN_JOBS: '0' })
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   const app = await buildApp({ config, database, logger: false })
   const token = await client(app).post('/api/v1/auth/token', { email, password })
