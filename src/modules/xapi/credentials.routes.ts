@@ -22,6 +22,8 @@ const target = (id: string) => ({ type: 'xapi_credential', id })
 
 /** The LRS's credentials (DECISIONS §13.1): admins create, list and delete them; the secret is shown once. */
 export const xapiCredentialsRoutes: ModulePlugin = (app, { db }) => {
+  // An API resource below the LRS's prefix: a URL of no route here answers the API's 404, not xAPI's.
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ detail: 'Not Found' }))
   app.post(
     '/',
     {
