@@ -205,7 +205,7 @@ describe('the office console', () => {
     await signInAs(page, service.baseUrl, seeded.rob.email)
     await page.getByRole('heading', { name: 'Rob Review' }).waitFor()
     const nav = page.getByRole('navigation', { name: 'Main' })
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['My profile', 'My assignments'])
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['My profile', 'My assignments', 'My documents', 'My training', 'My next contract'])
     await screenshot(page, 'crew-my-profile')
     expect(await seriousViolations(page)).toEqual([])
 
