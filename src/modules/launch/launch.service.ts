@@ -32,6 +32,7 @@ import {
   type LockedRegistration,
   lockRegistration,
   lockSession,
+  openSessions,
   packageAus,
   recordAuStates,
   type SessionRow,
@@ -183,8 +184,7 @@ export async function endSession(
 
 /** Abandons the registration's sessions still open: a new launch ends the one before (cmi5 §9.3.6). */
 async function abandonOpen(trx: Db, deps: LaunchDeps, source: EventSource | Actor, run: Run) {
-  const open = await trx.selectFrom('learning_sessions').selectAll().where('registration_id', '=', run.reg.id).where('ended_at', 'is', null).forUpdate().execute()
-  for (const session of open) await endSession(trx, deps, source, run, session, { endedBy: 'abandoned' })
+  for (const session of await openSessions(trx, run.reg.id)) await endSession(trx, deps, source, run, session, { endedBy: 'abandoned' })
 }
 
 /** The AU URL with cmi5's launch parameters (§8.1), each URL-encoded, after any query it already has. */

@@ -96,9 +96,9 @@ export function insertSession(db: Db, row: Insertable<LearningSessionsTable>) {
   return db.insertInto('learning_sessions').values(row).returningAll().executeTakeFirstOrThrow()
 }
 
-/** The registration's sessions not yet ended. */
+/** The registration's sessions not yet ended, locked (the caller holds the registration's lock). */
 export function openSessions(db: Db, registrationId: string) {
-  return db.selectFrom('learning_sessions').selectAll().where('registration_id', '=', registrationId).where('ended_at', 'is', null).execute()
+  return db.selectFrom('learning_sessions').selectAll().where('registration_id', '=', registrationId).where('ended_at', 'is', null).forUpdate().execute()
 }
 
 /** One session of the organization, locked (its registration is locked first by the caller where both are). */
