@@ -55,7 +55,12 @@ async function main(): Promise<void> {
     (await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(body ? { payload: body } : {}) })).json()
 
   async function importOnce(content: Buffer, mime: string): Promise<number> {
-    const intent = await call('POST', '/api/v1/shared/uploads/intent', { kind: 'course_package', mime, size: content.length, filename: 'bench' })
+    const intent = await call('POST', '/api/v1/shared/uploads/intent', {
+      kind: 'course_package',
+      mime,
+      size: content.length,
+      filename: 'bench',
+    })
     const form = new FormData()
     for (const [name, value] of Object.entries(intent.presignedPost.fields as Record<string, string>)) form.append(name, value)
     form.append('file', new Blob([new Uint8Array(content)]))
@@ -88,7 +93,11 @@ async function main(): Promise<void> {
   ] as const) {
     const seconds: number[] = []
     for (let round = 0; round < ROUNDS; round++) seconds.push(await importOnce(content, mime))
-    results[name] = { bytes: content.length, medianSeconds: Number(median(seconds).toFixed(3)), seconds: seconds.map((s) => Number(s.toFixed(3))) }
+    results[name] = {
+      bytes: content.length,
+      medianSeconds: Number(median(seconds).toFixed(3)),
+      seconds: seconds.map((s) => Number(s.toFixed(3))),
+    }
   }
   results.peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
   console.log(JSON.stringify(results, null, 2))

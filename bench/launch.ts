@@ -45,7 +45,12 @@ async function main(): Promise<void> {
   const databaseUrl = await ensureDatabase()
   const database = fromPostgres(databaseUrl, 10)
   await migrateToLatest(database.db)
-  const config = loadConfig({ DATABASE_URL: databaseUrl, SEAWORTHY_JWT_SECRET: SECRET, DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-bench-')), LOG_LEVEL: 'error' })
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    SEAWORTHY_JWT_SECRET: SECRET,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'seaworthy-bench-')),
+    LOG_LEVEL: 'error',
+  })
   const app = await buildApp({ config, database })
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   const db = database.db
@@ -60,7 +65,10 @@ async function main(): Promise<void> {
   })
   const { token } = await createTokens(SECRET, 3600).issue({ sub: adminUserId, org: orgId, role: 'admin', products: ['learn'] })
   const courseId = randomUUID()
-  await db.insertInto('courses').values({ id: courseId, organization_id: orgId, title: 'Launch bench', s3_path: 'bench/', launch_file: 'index.html' }).execute()
+  await db
+    .insertInto('courses')
+    .values({ id: courseId, organization_id: orgId, title: 'Launch bench', s3_path: 'bench/', launch_file: 'index.html' })
+    .execute()
   const packageId = randomUUID()
   await insertPackage(db, orgId, {
     id: packageId,
@@ -88,7 +96,11 @@ async function main(): Promise<void> {
     },
   })
   // One ship per assignment: a person has one active assignment per ship.
-  const registrations = Array.from({ length: SESSIONS }, () => ({ ship: randomUUID(), assignment: randomUUID(), registration: randomUUID() }))
+  const registrations = Array.from({ length: SESSIONS }, () => ({
+    ship: randomUUID(),
+    assignment: randomUUID(),
+    registration: randomUUID(),
+  }))
   const imoBase = 1_000_000 + (Date.now() % 8_000_000)
   await db
     .insertInto('ships')
@@ -121,13 +133,23 @@ async function main(): Promise<void> {
     const params = new URL(launched.url).searchParams
     const fetched = await call(params.get('fetch')!.replace(config.publicUrl, ''), {})
     const [key, secret] = Buffer.from(fetched['auth-token'], 'base64').toString('utf8').split(':')
-    const session = { id: launched.sessionId, actor: JSON.parse(params.get('actor')!), activityId: params.get('activityId')!, registration, auth: basic(key, secret) }
-    await call('/api/v1/learn/xapi/statements', { authorization: session.auth }, {
-      actor: session.actor,
-      verb: { id: 'http://adlnet.gov/expapi/verbs/initialized' },
-      object: { id: session.activityId },
-      context: { registration, contextActivities: { category: [{ id: CMI5 }] }, extensions: { [SESSION_ID]: session.id } },
-    })
+    const session = {
+      id: launched.sessionId,
+      actor: JSON.parse(params.get('actor')!),
+      activityId: params.get('activityId')!,
+      registration,
+      auth: basic(key, secret),
+    }
+    await call(
+      '/api/v1/learn/xapi/statements',
+      { authorization: session.auth },
+      {
+        actor: session.actor,
+        verb: { id: 'http://adlnet.gov/expapi/verbs/initialized' },
+        object: { id: session.activityId },
+        context: { registration, contextActivities: { category: [{ id: CMI5 }] }, extensions: { [SESSION_ID]: session.id } },
+      },
+    )
     sessions.push(session)
   }
   const credential = await call('/api/v1/learn/xapi/credentials', bearer, { name: 'bench' })
@@ -152,7 +174,12 @@ async function main(): Promise<void> {
     {
       name: 'statement, session credential',
       headers: xapiHeaders,
-      requests: sessions.map((s) => ({ method: 'POST', path: '/api/v1/learn/xapi/statements', body: experienced(s), headers: { authorization: s.auth } })),
+      requests: sessions.map((s) => ({
+        method: 'POST',
+        path: '/api/v1/learn/xapi/statements',
+        body: experienced(s),
+        headers: { authorization: s.auth },
+      })),
     },
     {
       name: 'launch',

@@ -79,9 +79,45 @@ function xapiTargets(rows: Row[]): Target[] {
   ]
 }
 
+// Issue 30's targets: each scenario's req/s as a share of the service's own /healthz, and of that
+// /healthz against a bare Fastify app (bench/bare-app.ts) on the same machine.
+const SHARES_OF_BASELINE: [string, string, number][] = [
+  ['assignment-get', 'get one assignment', 35],
+  ['courses-first', 'list courses first page', 30],
+  ['courses-search', 'course search', 20],
+  ['document-create', 'create identity document', 12],
+  ['assignment-patch', 'PATCH assignment', 12],
+  ['attempt-record', 'record an attempt', 12],
+]
+const CREATE_CPU_US = { server: 250, postgres: 300 }
+
+function shareOf(goal: string, rows: Row[], names: [string, string], percent: number): Target {
+  return ratio(goal, rows, names, (a, b) => {
+    const share = (100 * a.rps) / b.rps
+    return [share >= percent, `${fmt(share, 1)} % (${fmt(a.rps)} of ${fmt(b.rps)} req/s)`]
+  })
+}
+
+function pipelineTargets(rows: Row[]): Target[] {
+  const create = rows.find((row) => row.name === 'document-create')
+  const cpu = create?.cpu && clean(create) ? create.cpu : undefined
+  return [
+    shareOf('/healthz with every production hook ≥ 70 % of a bare Fastify app', rows, ['baseline', 'bare-fastify'], 70),
+    ...SHARES_OF_BASELINE.map(([name, label, percent]) =>
+      shareOf(`${label} ≥ ${percent} % of baseline req/s`, rows, [name, 'baseline'], percent),
+    ),
+    {
+      goal: `create identity document: server CPU ≤ ${CREATE_CPU_US.server} µs and PostgreSQL CPU ≤ ${CREATE_CPU_US.postgres} µs per request`,
+      met: !!cpu && cpu.serverUs <= CREATE_CPU_US.server && cpu.postgresUs <= CREATE_CPU_US.postgres,
+      detail: cpu ? `server ${cpu.serverUs} µs, PostgreSQL ${cpu.postgresUs} µs` : 'not run or failing (document-create)',
+    },
+  ]
+}
+
 export function evaluateTargets(rows: Row[], rssHighWaterMb: number): Target[] {
   const failing = rows.filter((row) => !clean(row)).map((row) => row.name)
   return [
+    ...pipelineTargets(rows),
     ratio('list courses first page ≥ 35 % of baseline req/s', rows, ['courses-first', 'baseline'], (first, base) => {
       const share = (100 * first.rps) / base.rps
       return [share >= 35, `${fmt(share, 1)} % (${fmt(first.rps)} of ${fmt(base.rps)} req/s)`]

@@ -1,20 +1,17 @@
 // `npm run bench`: seeds (or re-uses) the bench database, serves the production build and loads
 // each scenario from a separate process. Exits 0 when it ran, whatever the targets say.
-import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { createTokens } from '../src/lib/auth.js'
 import pg from 'pg'
 import { measureCpu } from './cpu.js'
-import { loadFixtures } from './fixtures.js'
+import { apiOf, prepareBench, probe, settle } from './harness.js'
 import type { LoadRequest, LoadSpec } from './load.js'
 import { runLoad } from './run-load.js'
 import { evaluateTargets, type Row, renderTable, renderTargets, writeResults } from './report.js'
 import { type Api, type Scenario, scenarios } from './scenarios.js'
-import { plan, seed } from './seed.js'
-import { type Server, startServer } from './server.js'
+import { plan } from './seed.js'
+import { type Server, startBareServer, startServer } from './server.js'
 
 const env = process.env
 const settings = {
@@ -28,46 +25,23 @@ const settings = {
   /** Another build to serve (e.g. a checkout of the previous commit), for before/after comparisons. */
   serverEntry: env.BENCH_SERVER || 'dist/src/server.js',
 }
+/** Run whatever BENCH_ONLY names: the ceilings every share is taken of. */
+const ALWAYS = ['baseline', 'bare-fastify']
 const RESULTS = env.BENCH_RESULTS || 'bench/results/latest.json'
 const workDir = mkdtempSync(join(tmpdir(), 'seaworthy-bench-'))
 
-/** One request before the load: when it is not a 2xx, its answer explains the failures in the table. */
-async function probe(server: Server, headers: Record<string, string>, request: LoadRequest): Promise<string | undefined> {
-  const response = await fetch(server.url + request.path, {
-    method: request.method,
-    headers: { ...headers, ...request.headers, ...(request.body ? { 'content-type': 'application/json' } : {}) },
-    body: request.body?.replaceAll('{{uuid}}', randomUUID()),
-  })
-  const text = await response.text()
-  return response.ok ? undefined : `probe ${response.status}: ${text.slice(0, 160)}`
-}
-
-const SETTLE_MS = 120_000
-
-/**
- * Waits until no query of the bench database is running: a scenario that timed out leaves its statements
- * running in PostgreSQL (sea-service-fleet's outlive its 10 s), and they would count in the next one's figures.
- */
-async function settle(postgres: pg.Client): Promise<void> {
-  const deadline = Date.now() + SETTLE_MS
-  for (;;) {
-    const { rows } = await postgres.query(`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and pid <> pg_backend_pid() and state = 'active' and backend_type = 'client backend'`)
-    if (rows[0].n === 0) return
-    if (Date.now() > deadline) {
-      console.log(`  (${rows[0].n} queries of earlier scenarios still running after ${SETTLE_MS / 1000} s)`)
-      return
-    }
-    await sleep(500)
-  }
-}
-
-async function runScenario(server: Server, postgres: pg.Client, headers: Record<string, string>, api: Api, scenario: Scenario): Promise<Row> {
+async function runScenario(
+  server: Server,
+  postgres: pg.Client,
+  headers: Record<string, string>,
+  api: Api,
+  scenario: Scenario,
+): Promise<Row> {
   const row: Row = { name: scenario.name, title: scenario.title, rssMb: 0 }
   let requests: LoadRequest[]
   try {
     requests = await scenario.prepare(api)
-    row.note = await probe(server, headers, requests[0])
+    row.note = await probe(server.url, headers, requests[0])
   } catch (error) {
     row.note = `not run: ${error instanceof Error ? error.message : error}`
     return row
@@ -113,18 +87,10 @@ async function main(): Promise<void> {
     if (!(value > 0)) throw new Error(`${name} must be a positive number`)
   }
   const startedAt = new Date().toISOString()
-  const seeded = await seed(settings.databaseUrl, settings.scale, settings.xapiStatements)
-  const fixtures = await loadFixtures(settings.databaseUrl, seeded.orgId, seeded.adminId)
-  const secret = randomBytes(48).toString('base64url')
-  const { token } = await createTokens(secret, 6 * 3600).issue({
-    sub: seeded.adminId,
-    org: seeded.orgId,
-    role: 'admin',
-    products: ['learn', 'crew'],
-  })
-  const headers = { authorization: `Bearer ${token}` }
-  const list = scenarios(fixtures).filter((s) => !settings.only || s.name === 'baseline' || settings.only.includes(s.name))
+  const { seeded, fixtures, secret, headers } = await prepareBench(settings.databaseUrl, settings.scale, settings.xapiStatements)
+  const list = scenarios(fixtures).filter((s) => !settings.only || ALWAYS.includes(s.name) || settings.only.includes(s.name))
   const server = await startServer(settings.databaseUrl, secret, settings.serverEntry)
+  const bare = await startBareServer()
   // Reads pg_stat_activity for the backends of the bench database: their CPU per scenario.
   const postgres = new pg.Client({ connectionString: settings.databaseUrl })
   await postgres.connect()
@@ -132,10 +98,7 @@ async function main(): Promise<void> {
   let highWaterMb = 0
   let serverErrors: string[] = []
   try {
-    const api: Api = async (path, extra) => {
-      const response = await fetch(server.url + path, { headers: { ...headers, ...extra } })
-      return { status: response.status, body: await response.json().catch(() => null) }
-    }
+    const api = apiOf(server.url, headers)
     // A short unrecorded run first, so that the baseline does not pay for the JIT warming up.
     await runLoad(
       { url: server.url, connections: settings.connections, duration: 3, headers, requests: [{ method: 'GET', path: '/healthz' }] },
@@ -146,11 +109,11 @@ async function main(): Promise<void> {
     console.log(
       `Load: ${settings.duration} s × ${settings.connections} connections per scenario, server pid ${server.pid} on Node.js ${process.version}`,
     )
-    for (const scenario of list) rows.push(await runScenario(server, postgres, headers, api, scenario))
+    for (const scenario of list) rows.push(await runScenario(scenario.server === 'bare' ? bare : server, postgres, headers, api, scenario))
     highWaterMb = server.highWaterMark()
     serverErrors = server.loggedErrors()
   } finally {
-    await Promise.all([server.stop(), postgres.end()])
+    await Promise.all([server.stop(), bare.stop(), postgres.end()])
   }
   const targets = evaluateTargets(rows, highWaterMb)
   console.log(`\nNode.js ${process.version}\n\n${renderTable(rows)}\n\nTargets:\n${renderTargets(targets)}\n`)

@@ -7,6 +7,8 @@ export interface Scenario {
   title: string
   /** Concurrent connections when not the run's (BENCH_CONNECTIONS). */
   connections?: number
+  /** `bare`: served by bench/bare-app.ts, not by the service. */
+  server?: 'bare'
   /** The requests the load cycles through; may read the API first (the deep page's cursor). */
   prepare(api: Api): Promise<LoadRequest[]>
 }
@@ -54,6 +56,7 @@ export function scenarios(fx: Fixtures): Scenario[] {
   const some = (ids: string[], n: number) => ids.slice(0, n)
   return [
     { name: 'baseline', title: 'GET /healthz (no database)', prepare: fixed(get('/healthz')) },
+    { name: 'bare-fastify', title: 'GET /healthz, bare Fastify app', server: 'bare', prepare: fixed(get('/healthz')) },
     { name: 'courses-first', title: 'List courses, first page', prepare: fixed(get(COURSES)) },
     { name: 'courses-deep', title: `List courses, ${DEEP_PAGES} pages deep`, prepare: deepPage(COURSES) },
     { name: 'courses-search', title: `List courses, search=${SEARCH_TERM}`, prepare: fixed(get(`${COURSES}&search=${SEARCH_TERM}`)) },

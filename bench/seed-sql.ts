@@ -4,11 +4,11 @@
 // produces the same data.
 
 export const SETUP = [
-  `create function pg_temp.uid(kind text, org integer, n bigint) returns uuid
+  `create or replace function pg_temp.uid(kind text, org integer, n bigint) returns uuid
      language sql immutable parallel safe
      as $$ select overlay(overlay(md5(kind || org || ':' || n) placing '4' from 13) placing '8' from 17)::uuid $$`,
   // (h(n) % m) as a non-negative integer, from PostgreSQL's own integer hash.
-  `create function pg_temp.h(n bigint, m integer) returns integer
+  `create or replace function pg_temp.h(n bigint, m integer) returns integer
      language sql immutable parallel safe
      as $$ select (abs(hashint8(n)::bigint) % m)::integer $$`,
   `create temp table seed_plan (

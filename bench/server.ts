@@ -53,7 +53,7 @@ async function waitUntilReady(url: string, child: ChildProcess, output: () => st
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode}:\n${output()}`)
     try {
-      if ((await fetch(`${url}/readyz`)).ok) return
+      if ((await fetch(url)).ok) return
     } catch {
       // not listening yet
     }
@@ -62,25 +62,57 @@ async function waitUntilReady(url: string, child: ChildProcess, output: () => st
   throw new Error(`The server did not become ready within 30 s:\n${output()}`)
 }
 
+/**
+ * The command run on the given CPUs (`taskset -c`, e.g. `0`), or as it is when none are given: the server
+ * on one core and PostgreSQL and the load on the other stop them preempting each other (docs/performance.md).
+ */
+export function pinned(cpus: string | undefined, command: string[]): [string, string[]] {
+  const [file, ...args] = cpus ? ['taskset', '-c', cpus, ...command] : command
+  return [file, args]
+}
+
+export interface ServeOptions {
+  /** Node.js options before the entry, e.g. `--cpu-prof` (bench/profile.ts). */
+  nodeArgs?: string[]
+  /** On top of the service's environment, e.g. `WORKERS`. */
+  env?: Record<string, string>
+}
+
 /** Serves the production build as a child process, as an operator would run it. */
-export async function startServer(databaseUrl: string, jwtSecret: string, entry: string): Promise<Server> {
+export function startServer(databaseUrl: string, jwtSecret: string, entry: string, options: ServeOptions = {}): Promise<Server> {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`)
-  const port = await freePort()
-  const child = spawn(process.execPath, [entry], {
-    env: {
-      ...process.env,
+  return serve(
+    [...(options.nodeArgs ?? []), entry],
+    {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl,
       SEAWORTHY_JWT_SECRET: jwtSecret,
-      HOST: '127.0.0.1',
-      PORT: String(port),
       // autocannon ignores `Connection: close` and keeps sending on the socket, which Node then answers
       // 503: the per-socket limit (a real client reconnects) would show up as failures of the load tool.
       MAX_REQUESTS_PER_SOCKET: '0',
       // No background jobs: the sea-service sweep a starting instance queues reads the whole fleet for
       // minutes, and its PostgreSQL CPU would count in every scenario's. No scenario needs a job.
       RUN_JOBS: '0',
+      ...options.env,
+    },
+    '/readyz',
+  )
+}
+
+/** Serves bench/bare-app.ts: Fastify with no hooks, the ceiling of /healthz on this machine. */
+export function startBareServer(): Promise<Server> {
+  return serve(['--import', 'tsx', 'bench/bare-app.ts'], {}, '/healthz')
+}
+
+async function serve(args: string[], env: Record<string, string>, readyPath: string): Promise<Server> {
+  const port = await freePort()
+  const child = spawn(...pinned(process.env.BENCH_SERVER_CPUS, [process.execPath, ...args]), {
+    env: {
+      ...process.env,
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -107,7 +139,7 @@ export async function startServer(databaseUrl: string, jwtSecret: string, entry:
     peakKb = Math.max(peakKb, statusKb(pid, 'VmRSS'))
   }, 100)
   try {
-    await waitUntilReady(url, child, () => output)
+    await waitUntilReady(url + readyPath, child, () => output)
   } catch (error) {
     await stop()
     throw error

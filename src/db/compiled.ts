@@ -48,12 +48,21 @@ function placeholder(name: string): object {
 const nameOf = (value: unknown): string | undefined =>
   typeof value === 'object' && value !== null ? (value as { [NAME]?: string })[NAME] : undefined
 
+/** A statement compiled with stand-ins, and where each of its parameters comes from: a value's path, or a constant. */
+interface Prepared<O> {
+  compiled: CompiledQuery<O>
+  paths: (string[] | undefined)[]
+}
+
+function prepared<O>(compiled: CompiledQuery<O>): Prepared<O> {
+  return { compiled, paths: compiled.parameters.map((value) => nameOf(value)?.split('.')) }
+}
+
+const valueAt = (values: unknown, path: string[]) => path.reduce((value, field) => (value as Record<string, unknown>)[field], values)
+
 /** Binds the values of a statement compiled with placeholders, and runs it. */
-async function run<O>(db: Db, compiled: CompiledQuery<O>, bound: (name: string) => unknown): Promise<O[]> {
-  const parameters = compiled.parameters.map((value) => {
-    const name = nameOf(value)
-    return name === undefined ? value : bound(name)
-  })
+async function run<O>(db: Db, { compiled, paths }: Prepared<O>, values: unknown): Promise<O[]> {
+  const parameters = paths.map((path, i) => (path === undefined ? compiled.parameters[i] : valueAt(values, path)))
   const { rows } = await db.executeQuery<O>({ ...compiled, parameters, queryId: createQueryId() })
   return rows
 }
@@ -72,18 +81,19 @@ function checkNoBranch(compiled: CompiledQuery, real: CompiledQuery, shape: stri
  * one bound value.
  */
 export function compiledOnce<P extends Record<string, unknown>, O>(build: (db: Db, params: P) => Compilable<O>) {
-  const cache = new WeakMap<Db, CompiledQuery<O>>()
+  const cache = new WeakMap<Db, Prepared<O>>()
   const placeholders = new Proxy({}, { get: (_, name) => placeholder(String(name)) }) as P
   let checked = false
   return async (db: Db, values: P): Promise<O[]> => {
-    let compiled = cache.get(db)
-    if (!compiled) {
-      compiled = build(db, placeholders).compile()
+    let statement = cache.get(db)
+    if (!statement) {
+      const compiled = build(db, placeholders).compile()
       if (!checked) checkNoBranch(compiled, build(db, values).compile(), '{}')
       checked = true
-      cache.set(db, compiled)
+      statement = prepared(compiled)
+      cache.set(db, statement)
     }
-    return run(db, compiled, (name) => values[name])
+    return run(db, statement, values)
   }
 }
 
@@ -91,25 +101,30 @@ const isFields = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
 
 /**
- * The stand-ins of `value` at `path`, and its shape: a plain object stands in field by field (so its
- * fields, and whether each is there, shape the statement), null and undefined as themselves, and any
- * other value (text, a date, an array) as one placeholder. `ordered` is the value with its fields in the
- * stand-ins' order, for rule 2's comparison.
+ * The stand-ins of `value` at `path`: a plain object stands in field by field (so its fields, and
+ * whether each is there, shape the statement), null and undefined as themselves, and any other value
+ * (text, a date, an array) as one placeholder. `ordered` is the value with its fields in the stand-ins'
+ * order, for rule 2's comparison.
  */
-function standIn(value: unknown, path: string): { standIn: unknown; ordered: unknown; shape: string } {
-  if (value === undefined || value === null) return { standIn: value, ordered: value, shape: String(value) }
-  if (!isFields(value)) return { standIn: placeholder(path), ordered: value, shape: '$' }
+function standIn(value: unknown, path: string): { standIn: unknown; ordered: unknown } {
+  if (value === undefined || value === null) return { standIn: value, ordered: value }
+  if (!isFields(value)) return { standIn: placeholder(path), ordered: value }
   const fields = Object.keys(value).sort()
   const parts = fields.map((field) => standIn(value[field], path === '' ? field : `${path}.${field}`))
   return {
     standIn: Object.fromEntries(fields.map((field, i) => [field, parts[i].standIn])),
     ordered: Object.fromEntries(fields.map((field, i) => [field, parts[i].ordered])),
-    shape: `{${fields.map((field, i) => `${field}:${parts[i].shape}`).join(',')}}`,
   }
 }
 
-const valueAt = (values: unknown, path: string) =>
-  path.split('.').reduce((value, field) => (value as Record<string, unknown>)[field], values)
+/** Which fields of the plain objects among the values are there, and which are null: what a statement is compiled per. */
+function shapeOf(value: unknown): string {
+  if (value === undefined || value === null) return String(value)
+  if (!isFields(value)) return '$'
+  let shape = ''
+  for (const field of Object.keys(value).sort()) shape += `${shape === '' ? '' : ','}${field}:${shapeOf(value[field])}`
+  return `{${shape}}`
+}
 
 /**
  * As `compiledOnce`, for a statement whose text depends on which fields a request sends (a PATCH's
@@ -118,22 +133,24 @@ const valueAt = (values: unknown, path: string) =>
  * being null, but never on a value.
  */
 export function compiledPerShape<P extends object, O>(build: (db: Db, params: P) => Compilable<O>) {
-  const cache = new WeakMap<Db, Map<string, CompiledQuery<O>>>()
+  const cache = new WeakMap<Db, Map<string, Prepared<O>>>()
   const checked = new Set<string>()
   return async (db: Db, values: P): Promise<O[]> => {
-    const { standIn: standIns, ordered, shape } = standIn(values, '')
+    const shape = shapeOf(values)
     let shapes = cache.get(db)
     if (!shapes) {
       shapes = new Map()
       cache.set(db, shapes)
     }
-    let compiled = shapes.get(shape)
-    if (!compiled) {
-      compiled = build(db, standIns as P).compile()
+    let statement = shapes.get(shape)
+    if (!statement) {
+      const { standIn: standIns, ordered } = standIn(values, '')
+      const compiled = build(db, standIns as P).compile()
       if (!checked.has(shape)) checkNoBranch(compiled, build(db, ordered as P).compile(), shape)
       checked.add(shape)
-      shapes.set(shape, compiled)
+      statement = prepared(compiled)
+      shapes.set(shape, statement)
     }
-    return run(db, compiled, (name) => valueAt(values, name))
+    return run(db, statement, values)
   }
 }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import stringify from 'safe-stable-stringify'
 import Type from 'typebox'
 import type { Db } from '../db/database.js'
@@ -36,7 +36,6 @@ function fingerprint(request: FastifyRequest): string {
 
 /** The header, declared on each POST's schema: validated with the rest of the request and documented. */
 function declareHeader(route: RouteOptions): void {
-  if (!takesKey(route.method, route.url, route.config?.public)) return
   route.schema = route.schema ?? {}
   const schema = route.schema as { headers?: { properties?: Record<string, unknown> } }
   const headers = schema.headers ?? Type.Object({})
@@ -53,19 +52,23 @@ function answerOf(record: KeyRecord, fingerprintNow: string) {
 
 const inProgress = () => new AppError(409, 'A request with this Idempotency-Key is still being processed', { 'retry-after': '1' })
 
+/** A route's own hooks (Fastify runs them after the application's): one or a list, as routes declare them. */
+function prepend<T>(hooks: T | T[] | undefined, hook: T): T[] {
+  return [hook, ...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks])]
+}
+
 /**
  * Idempotency keys, as Stripe defines them: the first request with a key claims it (one INSERT … ON
  * CONFLICT), its answer is stored before it is sent, and repeats replay that answer. Register before
- * request validation, which must see the declared header.
+ * request validation, which must see the declared header. The hooks are the routes' own, on the routes
+ * that take a key: every other request skips them (profiled: docs/performance.md).
  */
 export function registerIdempotency(app: FastifyInstance, db: Db): void {
   const held = new WeakMap<FastifyRequest, { key: string; claim: string }>()
-  app.addHook('onRoute', declareHeader)
 
-  app.addHook('preHandler', async (request, reply) => {
+  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers[HEADER]
-    const { url, config } = request.routeOptions
-    if (typeof key !== 'string' || !takesKey(request.method, url, config.public)) return
+    if (typeof key !== 'string') return
     const { actor } = request
     const claim = randomUUID()
     const print = fingerprint(request)
@@ -79,9 +82,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     reply.code(answer.status).header('idempotent-replayed', 'true')
     if (answer.contentType) reply.header('content-type', answer.contentType)
     return reply.send(answer.body ?? undefined)
-  })
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const keepAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const mine = held.get(request)
     if (!mine) return payload
     held.delete(request)
@@ -99,6 +102,15 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       await releaseKey(db, orgId, userId, mine)
     }
     return payload
+  }
+
+  app.addHook('onRoute', (route) => {
+    if (!takesKey(route.method, route.url, route.config?.public)) return
+    declareHeader(route)
+    route.preHandler = prepend(route.preHandler, claimOrReplay)
+    // First of the route's onSend hooks: it keeps the answer as serialized, before compression (whose
+    // onSend is the route's too) turns it into a stream.
+    route.onSend = prepend(route.onSend, keepAnswer)
   })
 
   let sweeper: NodeJS.Timeout | undefined

@@ -1,5 +1,23 @@
-import { randomBytes } from 'node:crypto'
+import { randomFillSync } from 'node:crypto'
 import { v7 as uuidv7 } from 'uuid'
+
+/**
+ * Random bytes drawn 4 KiB at a time, as Node's randomUUID caches its own: each draw is a call into
+ * OpenSSL (and a getpid), which per write cost more than the ids it made (profiled, docs/performance.md).
+ */
+const POOL_BYTES = 4096
+let pool = Buffer.alloc(0)
+let used = 0
+
+function randomBytes(n: number): Buffer {
+  if (n > POOL_BYTES) return randomFillSync(Buffer.allocUnsafe(n))
+  if (used + n > pool.length) {
+    pool = randomFillSync(Buffer.allocUnsafe(POOL_BYTES))
+    used = 0
+  }
+  used += n
+  return pool.subarray(used - n, used)
+}
 
 /** The last millisecond handed out and the sequence reached in it, as the uuid package keeps its own. */
 const last = { msecs: Number.NEGATIVE_INFINITY, seq: 0 }

@@ -81,7 +81,7 @@ export function createMetrics(database: Database): Metrics {
 
 /** Times every answer by its route template; a URL that matched no route counts as `unmatched`. */
 export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.requestDuration.observe(
       {
         method: request.method,
@@ -90,5 +90,6 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
       },
       reply.elapsedTime / 1000,
     )
+    done()
   })
 }

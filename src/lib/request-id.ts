@@ -15,7 +15,9 @@ export function requestIdOf(raw: IncomingMessage): string {
 
 /** Every response, errors and 404s included, echoes the request's id. */
 export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
+  // Callback hooks, here and in the other hooks every request runs: an async one costs a promise and a turn.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    done(null, payload)
   })
 }

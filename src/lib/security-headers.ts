@@ -52,13 +52,15 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
 /** Security headers on every response (helmet's), HSTS over TLS only, and API answers never cached. */
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   const headers = helmetHeaders(HELMET)
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers)
+    done()
   })
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // `protocol` believes X-Forwarded-Proto only from a peer the trustProxy setting trusts.
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS)
     // API answers carry personal data and tokens (RFC 6749 §5.1 asks for both headers on a token).
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
+    done(null, payload)
   })
 }

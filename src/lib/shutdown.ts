@@ -19,8 +19,9 @@ export function registerDrain(app: FastifyInstance, graceSeconds: number): void 
     timers.push(setInterval(() => server.closeIdleConnections(), REAP_INTERVAL_MS))
     timers.push(setTimeout(() => server.closeAllConnections(), graceSeconds * 1000))
   })
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close')
+    done(null, payload)
   })
   app.addHook('onClose', async () => {
     for (const timer of timers) clearTimeout(timer)
