@@ -34,11 +34,14 @@ export const requestColumns = <const F extends Fields>(fields: F) =>
 
 /** The stored fields only the system sets, wire name → column. */
 export const systemColumns = <const F extends Fields>(fields: F) =>
-  Object.fromEntries(entries(fields, (field) => !settable(field) && field.column !== undefined).map(([wire, field]) => [wire, field.column])) as SystemColumns<F>
+  Object.fromEntries(
+    entries(fields, (field) => !settable(field) && field.column !== undefined).map(([wire, field]) => [wire, field.column]),
+  ) as SystemColumns<F>
 
 /** A request's properties: every settable field, each optional (a PATCH sends only what changes). */
 export const requestProperties = (fields: Fields) =>
   Object.fromEntries(entries(fields, settable).map(([wire, field]) => [wire, Type.Optional(field.input as TSchema)]))
 
 /** A response's properties: every field. */
-export const responseProperties = (fields: Fields) => Object.fromEntries(Object.entries(fields).map(([wire, field]) => [wire, field.output]))
+export const responseProperties = (fields: Fields) =>
+  Object.fromEntries(Object.entries(fields).map(([wire, field]) => [wire, field.output]))

@@ -2,15 +2,14 @@ import type { Db } from '../../db/database.js'
 import { AppError } from '../../lib/errors.js'
 import { endSession, type LaunchDeps, loadRun, settle, writeLms } from './launch.service.js'
 import { satisfaction } from './move-on.js'
-import { answeredInteractions, initialCmi, type ScormStandard, scoMoveOn, scormResult, suspended } from './scorm-runtime.js'
+import type { CommitAnswer, ScormRuntime, ScormStandard } from './scorm.schemas.js'
+import { answeredInteractions, initialCmi, scoMoveOn, scormResult, suspended } from './scorm-runtime.js'
 import { scormStatements } from './scorm-statements.js'
 import { KEY_PREFIX, sameHash } from './session-credentials.js'
 import { auStates, findSession, lockSession, recordAuStates, updateSession } from './sessions.queries.js'
 
 type Json = Record<string, any>
 
-/** scorm-again's commit answer (HTTP 200 either way): `true`, or `false` with a SCORM error code (101: general exception). */
-export type CommitAnswer = { result: 'true' } | { result: 'false'; errorCode: number; errorText: string }
 const ACCEPTED: CommitAnswer = { result: 'true' }
 const refused = (errorText: string): CommitAnswer => ({ result: 'false', errorCode: 101, errorText })
 
@@ -32,7 +31,11 @@ async function credentialSession(db: Db, sessionId: string, authorization: strin
  * What the player loads before the SCO starts (DECISIONS §13.4): the standard, the cmi for scorm-again's
  * loadFromJSON (learner, mode, credit, mastery score, and where the last session of this SCO left off).
  */
-export async function scormRuntime({ db, config }: LaunchDeps, sessionId: string, authorization: string | undefined) {
+export async function scormRuntime(
+  { db, config }: LaunchDeps,
+  sessionId: string,
+  authorization: string | undefined,
+): Promise<ScormRuntime> {
   const found = await credentialSession(db, sessionId, authorization)
   if (!found) throw new AppError(401, 'Not this session’s credential', { 'www-authenticate': 'Basic realm="launch session"' })
   if (found.ended_at) throw new AppError(403, `This launch session has ended (${found.ended_by})`)
