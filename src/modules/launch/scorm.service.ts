@@ -1,12 +1,13 @@
 import type { Db } from '../../db/database.js'
 import { AppError } from '../../lib/errors.js'
-import { endSession, type LaunchDeps, loadRun, settle, writeLms } from './launch.service.js'
 import { satisfaction } from './move-on.js'
+import { type LaunchDeps, loadRun, settle, writeLms } from './registration-run.js'
 import type { CommitAnswer, ScormRuntime, ScormStandard } from './scorm.schemas.js'
 import { answeredInteractions, initialCmi, scoMoveOn, scormResult, suspended } from './scorm-runtime.js'
 import { scormStatements } from './scorm-statements.js'
 import { KEY_PREFIX, sameHash } from './session-credentials.js'
-import { auStates, findSession, lockSession, recordAuStates, updateSession } from './sessions.queries.js'
+import { auStates, findSession, lastRuntime, lockSession, recordAuStates, updateSession } from './sessions.queries.js'
+import { endSession } from './sessions.service.js'
 
 type Json = Record<string, any>
 
@@ -42,16 +43,7 @@ export async function scormRuntime(
   if (found.expires_at <= new Date()) throw new AppError(403, 'This launch session has expired; launch the course again')
   const run = await db.transaction().execute((trx) => loadRun(trx, config, found.organization_id, found.registration_id))
   const standard = run.reg.standard as ScormStandard
-  const previous = await db
-    .selectFrom('learning_sessions')
-    .select('runtime')
-    .where('registration_id', '=', found.registration_id)
-    .where('au_index', '=', found.au_index)
-    .where('runtime', 'is not', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  const previous = await lastRuntime(db, found.registration_id, found.au_index)
   const masteryScore = run.aus[found.au_index].mastery_score
   return {
     standard,
@@ -61,7 +53,7 @@ export async function scormRuntime(
       learnerName: `${run.reg.last_name}, ${run.reg.first_name}`,
       launchMode: found.launch_mode,
       masteryScore,
-      resume: suspended(standard, (previous?.runtime as Json | undefined) ?? null),
+      resume: suspended(standard, previous as Json | null),
     }),
   }
 }
