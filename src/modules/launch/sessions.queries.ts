@@ -111,26 +111,19 @@ export function openSessions(db: Db, registrationId: string) {
   return db.selectFrom('learning_sessions').selectAll().where('registration_id', '=', registrationId).where('ended_at', 'is', null).forUpdate().execute()
 }
 
-/** The registration of one session of the organization, if there is that session. */
+/** One session of the organization; the caller chooses the selection. */
+const orgSession = (db: Db, orgId: string, sessionId: string) =>
+  db.selectFrom('learning_sessions').where('organization_id', '=', orgId).where('id', '=', sessionId)
+
+/** The registration of one session of the organization, if there is that session (read without a lock). */
 export async function sessionRegistrationId(db: Db, orgId: string, sessionId: string) {
-  const row = await db
-    .selectFrom('learning_sessions')
-    .select('registration_id')
-    .where('organization_id', '=', orgId)
-    .where('id', '=', sessionId)
-    .executeTakeFirst()
+  const row = await orgSession(db, orgId, sessionId).select('registration_id').executeTakeFirst()
   return row?.registration_id
 }
 
 /** One session of the organization, locked (its registration is locked first by the caller where both are). */
 export function lockSession(db: Db, orgId: string, sessionId: string) {
-  return db
-    .selectFrom('learning_sessions')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', sessionId)
-    .forUpdate()
-    .executeTakeFirst()
+  return orgSession(db, orgId, sessionId).selectAll().forUpdate().executeTakeFirst()
 }
 
 /** The runtime data the last session of the registration's AU committed, for the next one's resume; null when none did. */
