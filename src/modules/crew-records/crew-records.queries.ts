@@ -78,10 +78,9 @@ export const expiringById = (db: Db, table: ExpiringTable, orgId: string, days: 
 /** A document or certificate row as `expiringOfUser` and `expiringById` read it. */
 export type ExpiringRow = Selectable<ExpiringRecord> & VerificationJoin & { expiry_status: ExpiryStatus }
 
-/** The response fields documents and certificates share beyond their request fields. */
+/** The response fields documents and certificates compute from their row (their stored ones are `fieldsOf` its columns). */
 export const toExpiringFields = (row: ExpiringRow) => ({
   id: row.id,
-  uploadedByUserId: row.uploaded_by_user_id,
   status: row.expiry_status,
   verification: embeddedVerification(row),
   createdAt: iso(row.created_at),
@@ -124,8 +123,8 @@ export const reviewedWireSql =
   (record, verification) =>
     wireJsonSql(record, map, { ...extra(record), verification: embeddedVerificationSql(verification) })
 
-/** The wire shape of a document or certificate: `map`'s fields, its uploader, and its expiry status as of today. */
+/** The wire shape of a document or certificate: `map`'s fields and its expiry status as of today. */
 export const expiringWireSql = (table: ExpiringTable, map: Readonly<Record<string, string>>, orgId: string, days: number) =>
-  reviewedWireSql({ ...map, uploadedByUserId: 'uploaded_by_user_id' }, (record) => ({
+  reviewedWireSql(map, (record) => ({
     status: expiryStatusOfRow(record, table, orgId, days),
   }))

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { DateString, DateTime, Nullable, Uuid } from '../../lib/schemas.js'
 import { Verification } from '../verifications/verifications.schemas.js'
+import { computedField, field, requestColumns, systemField } from './record-fields.js'
 
 // Schema pieces a user's crew records share: identity documents, certificates, experience, next of kin.
 
@@ -20,31 +21,24 @@ export const ExpiryListQuery = Type.Object({
 export type ExpiryListQuery = Static<typeof ExpiryListQuery>
 
 // Identity documents and certificates are the same record with their own type, number and issuer.
-// The fields they share follow their own in requests and responses.
+// The fields they share follow their own in requests and responses (`expiringKind`).
 
-export const ExpiringInput = {
-  issueDate: Type.Optional(Nullable(DateString)),
-  expiryDate: Type.Optional(Nullable(DateString)),
-  uploadId: Type.Optional(Nullable(Uuid)),
-  notes: Type.Optional(Notes),
-}
-
-export const ExpiringOutput = {
-  issueDate: Nullable(DateString),
-  expiryDate: Nullable(DateString),
-  uploadId: Nullable(Uuid),
-  uploadedByUserId: Uuid,
-  status: ExpiryStatus,
-  verification: Nullable(Verification),
-  notes: Nullable(Type.String()),
-  createdAt: DateTime,
-  updatedAt: DateTime,
+export const EXPIRING_FIELDS = {
+  issueDate: field('issue_date', Nullable(DateString)),
+  expiryDate: field('expiry_date', Nullable(DateString)),
+  uploadId: field('upload_id', Nullable(Uuid)),
+  uploadedByUserId: systemField('uploaded_by_user_id', Uuid),
+  status: computedField(ExpiryStatus),
+  verification: computedField(Nullable(Verification)),
+  notes: field('notes', Notes, Nullable(Type.String())),
+  createdAt: computedField(DateTime),
+  updatedAt: computedField(DateTime),
 }
 
 /** Ids are stored lower-case: an upload id re-sent in another case is no change. */
 export const storedUploadId = (uploadId: string | null | undefined) => (uploadId ? uploadId.toLowerCase() : uploadId)
 
 /** The shared request fields' columns (src/lib/columns.ts). */
-export const EXPIRING_COLUMNS = { issueDate: 'issue_date', expiryDate: 'expiry_date', uploadId: 'upload_id', notes: 'notes' } as const
+export const EXPIRING_COLUMNS = requestColumns(EXPIRING_FIELDS)
 /** The expiry date may not be before the issue date (DECISIONS §3). */
 export const EXPIRY_DATE_ORDER = [['issueDate', 'expiryDate']] as const

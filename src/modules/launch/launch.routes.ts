@@ -16,9 +16,10 @@ import {
   SessionListQuery,
   Waive,
 } from './launch.schemas.js'
-import { abandonSession, launch, waive } from './launch.service.js'
+import { launch, waive } from './launch.service.js'
 import { fetchAuthToken } from './session-credentials.js'
 import { listSessions } from './sessions.queries.js'
+import { abandonSession } from './sessions.service.js'
 
 const tags = ['launch']
 

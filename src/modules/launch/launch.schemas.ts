@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../lib/schemas.js'
 
-const LaunchModeSchema = Type.Union([Type.Literal('Normal'), Type.Literal('Browse'), Type.Literal('Review')])
+export const LaunchModeSchema = Type.Union([Type.Literal('Normal'), Type.Literal('Browse'), Type.Literal('Review')])
 
 export const LaunchCreate = Type.Object(
   {

@@ -1,7 +1,7 @@
 import type { MoveOn } from '../packages/packages.schemas.js'
+import type { ScormStandard } from './scorm.schemas.js'
 
 type Json = Record<string, any>
-export type ScormStandard = 'scorm12' | 'scorm2004'
 
 /** What one commit of a SCO's cmi data says (NOTES-learning-delivery §3.5). */
 export interface ScormResult {

@@ -1,42 +1,9 @@
-import { type Static, Type } from 'typebox'
-import { ErrorBody, Uuid } from '../../lib/schemas.js'
+import { ErrorBody } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
+import { CommitAnswer, ScormRuntime, ScormSessionParams } from './scorm.schemas.js'
 import { commitScorm, scormRuntime } from './scorm.service.js'
 
 const tags = ['launch']
-
-const ScormSessionParams = Type.Object({ session_id: Uuid })
-
-const ScormRuntime = Type.Object(
-  {
-    standard: Type.Union([Type.Literal('scorm12'), Type.Literal('scorm2004')]),
-    launchMode: Type.Union([Type.Literal('Normal'), Type.Literal('Browse'), Type.Literal('Review')]),
-    cmi: Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        "The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`.",
-    }),
-  },
-  {
-    title: 'ScormRuntime',
-    examples: [
-      {
-        standard: 'scorm12',
-        launchMode: 'Normal',
-        cmi: { core: { student_id: '0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f', student_name: 'Crew, Ana', entry: 'resume', lesson_location: 'page-2' } },
-      },
-    ],
-  },
-)
-
-const CommitAnswer = Type.Object(
-  {
-    result: Type.Union([Type.Literal('true'), Type.Literal('false')]),
-    errorCode: Type.Optional(Type.Integer()),
-    errorText: Type.Optional(Type.String()),
-  },
-  { title: 'ScormCommitAnswer', examples: [{ result: 'true' }] },
-)
-type CommitAnswer = Static<typeof CommitAnswer>
 
 /**
  * The SCORM player's API (DECISIONS §13.4), called from the content origin with the session's own

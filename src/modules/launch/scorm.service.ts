@@ -1,16 +1,16 @@
 import type { Db } from '../../db/database.js'
 import { AppError } from '../../lib/errors.js'
-import { endSession, type LaunchDeps, loadRun, settle, writeLms } from './launch.service.js'
 import { satisfaction } from './move-on.js'
-import { answeredInteractions, initialCmi, type ScormStandard, scoMoveOn, scormResult, suspended } from './scorm-runtime.js'
+import { type LaunchDeps, loadRun, settle, writeLms } from './registration-run.js'
+import type { CommitAnswer, ScormRuntime, ScormStandard } from './scorm.schemas.js'
+import { answeredInteractions, initialCmi, scoMoveOn, scormResult, suspended } from './scorm-runtime.js'
 import { scormStatements } from './scorm-statements.js'
 import { KEY_PREFIX, sameHash } from './session-credentials.js'
-import { auStates, findSession, lockSession, recordAuStates, updateSession } from './sessions.queries.js'
+import { auStates, findSession, lastRuntime, lockSession, recordAuStates, updateSession } from './sessions.queries.js'
+import { endSession } from './sessions.service.js'
 
 type Json = Record<string, any>
 
-/** scorm-again's commit answer (HTTP 200 either way): `true`, or `false` with a SCORM error code (101: general exception). */
-export type CommitAnswer = { result: 'true' } | { result: 'false'; errorCode: number; errorText: string }
 const ACCEPTED: CommitAnswer = { result: 'true' }
 const refused = (errorText: string): CommitAnswer => ({ result: 'false', errorCode: 101, errorText })
 
@@ -32,23 +32,18 @@ async function credentialSession(db: Db, sessionId: string, authorization: strin
  * What the player loads before the SCO starts (DECISIONS §13.4): the standard, the cmi for scorm-again's
  * loadFromJSON (learner, mode, credit, mastery score, and where the last session of this SCO left off).
  */
-export async function scormRuntime({ db, config }: LaunchDeps, sessionId: string, authorization: string | undefined) {
+export async function scormRuntime(
+  { db, config }: LaunchDeps,
+  sessionId: string,
+  authorization: string | undefined,
+): Promise<ScormRuntime> {
   const found = await credentialSession(db, sessionId, authorization)
   if (!found) throw new AppError(401, 'Not this session’s credential', { 'www-authenticate': 'Basic realm="launch session"' })
   if (found.ended_at) throw new AppError(403, `This launch session has ended (${found.ended_by})`)
   if (found.expires_at <= new Date()) throw new AppError(403, 'This launch session has expired; launch the course again')
   const run = await db.transaction().execute((trx) => loadRun(trx, config, found.organization_id, found.registration_id))
   const standard = run.reg.standard as ScormStandard
-  const previous = await db
-    .selectFrom('learning_sessions')
-    .select('runtime')
-    .where('registration_id', '=', found.registration_id)
-    .where('au_index', '=', found.au_index)
-    .where('runtime', 'is not', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  const previous = await lastRuntime(db, found.registration_id, found.au_index)
   const masteryScore = run.aus[found.au_index].mastery_score
   return {
     standard,
@@ -58,7 +53,7 @@ export async function scormRuntime({ db, config }: LaunchDeps, sessionId: string
       learnerName: `${run.reg.last_name}, ${run.reg.first_name}`,
       launchMode: found.launch_mode,
       masteryScore,
-      resume: suspended(standard, (previous?.runtime as Json | undefined) ?? null),
+      resume: suspended(standard, previous as Json | null),
     }),
   }
 }

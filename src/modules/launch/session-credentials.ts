@@ -5,9 +5,10 @@ import { agentKey } from '../xapi/agents.js'
 import { hashSecret, type XapiAuthenticator } from '../xapi/auth.js'
 import { XapiError } from '../xapi/errors.js'
 import { applyAuStatements } from './cmi5-rules.js'
-import { endSession, type LaunchDeps, learnerAgent, loadRun, newSecret, settle } from './launch.service.js'
 import { satisfaction } from './move-on.js'
+import { type LaunchDeps, learnerAgent, loadRun, newSecret, settle } from './registration-run.js'
 import { auStates, findSession, lockSession, recordAuStates, spendFetch, updateSession } from './sessions.queries.js'
+import { endSession } from './sessions.service.js'
 
 /** A session credential's key: `session.<session id>` (never a credential key of the credentials API, which are hex). */
 export const KEY_PREFIX = 'session.'

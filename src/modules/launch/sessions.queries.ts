@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
 import type { Db } from '../../db/database.js'
-import type { LearningSessionsTable } from '../../db/schema.js'
+import type { LearningSessionsTable, RegistrationStatus } from '../../db/schema.js'
 import { iso, isoOrNull } from '../../lib/dates.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import type { MoveOn } from '../packages/packages.schemas.js'
@@ -49,6 +49,16 @@ export function lockRegistration(db: Db, orgId: string, registrationId: string, 
     .executeTakeFirst()
 }
 export type LockedRegistration = NonNullable<Awaited<ReturnType<typeof lockRegistration>>>
+
+/** The registration enters its package version: it keeps it from then on (`enter`). */
+export function enterPackage(db: Db, registrationId: string, packageId: string, status: RegistrationStatus) {
+  return db
+    .updateTable('registrations')
+    .set({ package_id: packageId, status })
+    .where('id', '=', registrationId)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
 
 /** A package version's AUs in launch order. */
 export async function packageAus(db: Db, packageId: string) {
@@ -101,15 +111,34 @@ export function openSessions(db: Db, registrationId: string) {
   return db.selectFrom('learning_sessions').selectAll().where('registration_id', '=', registrationId).where('ended_at', 'is', null).forUpdate().execute()
 }
 
+/** One session of the organization; the caller chooses the selection. */
+const orgSession = (db: Db, orgId: string, sessionId: string) =>
+  db.selectFrom('learning_sessions').where('organization_id', '=', orgId).where('id', '=', sessionId)
+
+/** The registration of one session of the organization, if there is that session (read without a lock). */
+export async function sessionRegistrationId(db: Db, orgId: string, sessionId: string) {
+  const row = await orgSession(db, orgId, sessionId).select('registration_id').executeTakeFirst()
+  return row?.registration_id
+}
+
 /** One session of the organization, locked (its registration is locked first by the caller where both are). */
 export function lockSession(db: Db, orgId: string, sessionId: string) {
-  return db
+  return orgSession(db, orgId, sessionId).selectAll().forUpdate().executeTakeFirst()
+}
+
+/** The runtime data the last session of the registration's AU committed, for the next one's resume; null when none did. */
+export async function lastRuntime(db: Db, registrationId: string, auIndex: number) {
+  const row = await db
     .selectFrom('learning_sessions')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', sessionId)
-    .forUpdate()
+    .select('runtime')
+    .where('registration_id', '=', registrationId)
+    .where('au_index', '=', auIndex)
+    .where('runtime', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst()
+  return row?.runtime ?? null
 }
 
 /** A session by id alone with its learner, for its own credential (checked against the secret's hash by the caller). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { abandonExpired } from '../../../src/modules/launch/launch.service.js'
 import { expiredSessions } from '../../../src/modules/launch/sessions.queries.js'
+import { abandonExpired } from '../../../src/modules/launch/sessions.service.js'
 import { useTestApp } from '../../app.js'
 import { createOrg, useOrg } from '../../factories.js'
 import { fetchPath, launchAu } from '../../fixtures/cmi5-session.js'
