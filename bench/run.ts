@@ -24,6 +24,8 @@ const settings = {
   only: env.BENCH_ONLY ? env.BENCH_ONLY.split(',') : null,
   /** Another build to serve (e.g. a checkout of the previous commit), for before/after comparisons. */
   serverEntry: env.BENCH_SERVER || 'dist/src/server.js',
+  /** Server processes (node:cluster), as `WORKERS` in production. */
+  workers: Number(env.BENCH_WORKERS || 1),
 }
 /** Run whatever BENCH_ONLY names: the ceilings every share is taken of. */
 const ALWAYS = ['baseline', 'bare-fastify']
@@ -83,13 +85,14 @@ async function main(): Promise<void> {
     BENCH_DURATION: settings.duration,
     BENCH_CONNECTIONS: settings.connections,
     BENCH_XAPI_STATEMENTS: settings.xapiStatements,
+    BENCH_WORKERS: settings.workers,
   })) {
     if (!(value > 0)) throw new Error(`${name} must be a positive number`)
   }
   const startedAt = new Date().toISOString()
   const { seeded, fixtures, secret, headers } = await prepareBench(settings.databaseUrl, settings.scale, settings.xapiStatements)
   const list = scenarios(fixtures).filter((s) => !settings.only || ALWAYS.includes(s.name) || settings.only.includes(s.name))
-  const server = await startServer(settings.databaseUrl, secret, settings.serverEntry)
+  const server = await startServer(settings.databaseUrl, secret, settings.serverEntry, { env: { WORKERS: String(settings.workers) } })
   const bare = await startBareServer()
   // Reads pg_stat_activity for the backends of the bench database: their CPU per scenario.
   const postgres = new pg.Client({ connectionString: settings.databaseUrl })
