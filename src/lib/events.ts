@@ -31,8 +31,20 @@ export type NewEvent = { type: EventType; target: { type: string; id: string | n
   | { changes: [before: Record<string, unknown>, after: Record<string, unknown>] }
 )
 
+/**
+ * A source the write itself finds (a link's user, a login's organization): its organization and actor
+ * as SQL over the statement's CTEs, each one value.
+ */
+export interface FoundSource {
+  orgId: RawBuilder<string>
+  actor: { userId: RawBuilder<string>; role: RawBuilder<Role> } | null
+  requestId: string | null
+}
+
+type AnySource = EventSource | FoundSource
+
 /** The caller of a request (its `Actor`, which carries the request id) is a source as it is. */
-const sourceOf = (source: EventSource | Actor): EventSource =>
+const sourceOf = (source: AnySource | Actor): AnySource =>
   'actor' in source ? source : { orgId: source.orgId, actor: { userId: source.userId, role: source.role }, requestId: source.requestId }
 
 /**
@@ -104,7 +116,7 @@ export function withEvents<T>(db: Db, source: EventSource | Actor, write: (trx: 
  */
 export function eventsInsert<D>(
   qc: QueryCreator<D>,
-  source: EventSource | Actor,
+  source: EventSource | FoundSource | Actor,
   type: EventType,
   targetType: string,
   rows: RawBuilder<{ target_id: string; data: unknown }>,
@@ -116,7 +128,7 @@ export function eventsInsert<D>(
 /** As `eventsInsert`, for events of several types: each row of `rows` gives its `type`, and the events are written in their order. */
 export function typedEventsInsert<D>(
   qc: QueryCreator<D>,
-  source: EventSource | Actor,
+  source: EventSource | FoundSource | Actor,
   targetType: string,
   rows: RawBuilder<{ type: EventType; target_id: string; data: unknown }>,
   ids: readonly string[],
@@ -127,7 +139,7 @@ export function typedEventsInsert<D>(
 /** The one INSERT into `events`: `type` and `targetType` are SQL over the rows `e`. */
 function insertEvents<D>(
   qc: QueryCreator<D>,
-  source: EventSource | Actor,
+  source: AnySource | Actor,
   { type, targetType }: { type: RawBuilder<unknown>; targetType: RawBuilder<unknown> },
   rows: RawBuilder<{ target_id: string; data: unknown }>,
   ids: readonly string[],

@@ -3,7 +3,7 @@ import type { Config } from '../../config.js'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { conflict, invalid, notFound } from '../../lib/errors.js'
-import { type EventSource, appendEvents, objectEvent } from '../../lib/events.js'
+import type { EventSource } from '../../lib/events.js'
 import { contentPaths } from '../content/content.paths.js'
 import type { PackageBlock } from '../packages/package-model.js'
 import { toRegistration } from '../registrations/registrations.queries.js'
@@ -24,10 +24,11 @@ import {
 } from './cmi5.js'
 import type { Launch, LaunchCreate, Waive } from './launch.schemas.js'
 import { type AuState, satisfaction } from './move-on.js'
-import { passRegistration, recordSessionAttempt } from './results.queries.js'
+import { passRegistration, recordSessionAttempt, recordWaiver } from './results.queries.js'
 import {
   type AuRow,
   auStates,
+  endSessionRow,
   insertSession,
   type LockedRegistration,
   lockRegistration,
@@ -37,7 +38,6 @@ import {
   recordAuStates,
   type SessionRow,
   toLearningSession,
-  updateSession,
 } from './sessions.queries.js'
 
 export interface LaunchDeps {
@@ -167,14 +167,13 @@ export async function endSession(
   how: { endedBy: 'terminated' | 'abandoned'; durationSeconds?: number | null },
 ): Promise<SessionRow> {
   const seconds = Math.round(how.durationSeconds ?? secondsBetween(session.created_at, session.last_seen_at ?? session.created_at))
-  const ended = await updateSession(trx, session.id, { ended_at: new Date(), ended_by: how.endedBy, duration_seconds: seconds })
+  const ended = await endSessionRow(trx, source, session.id, { endedBy: how.endedBy, durationSeconds: seconds })
   if (how.endedBy === 'abandoned') {
     if (run.reg.standard === 'cmi5') {
       const at = statementContext(run, session.id, run.aus[session.au_index])
       const activity = { id: session.activity_id }
       await writeLms(trx, deps.config, run.reg.organization_id, [lmsStatement(at, 'abandoned', activity, { result: durationResult(seconds) })])
     }
-    await appendEvents(trx, source, [objectEvent('learning_session.abandoned', 'learning_session', { ...toLearningSession(ended), registrationId: run.reg.id })])
   }
   const scorePercent = session.score_scaled === null ? null : Math.round(session.score_scaled * 100)
   const updated = await recordSessionAttempt(trx, source, run.reg, { id: session.id, failed: session.outcome === 'failed', scorePercent, seconds })
@@ -329,8 +328,7 @@ export async function waive(deps: LaunchDeps, actor: Actor, registrationId: stri
       await writeLms(trx, config, actor.orgId, [waived])
     }
     await settle(trx, deps, actor, run, before, states, sessionId)
-    const registration = toRegistration(run.reg)
-    await appendEvents(trx, actor, [objectEvent('registration.waived', 'registration', { ...registration, auIndex: body.auIndex, reason: body.reason })])
-    return registration
+    await recordWaiver(trx, actor, run.reg.id, body)
+    return toRegistration(run.reg)
   })
 }

@@ -198,7 +198,7 @@ export async function insertTestEvent(trx: Transaction<DB>, actor: Actor, webhoo
         .values({ id: uuidv7(), organization_id: actor.orgId, webhook_id: webhookId, event_id: eventId, event_type: 'webhook.test', next_attempt_at: new Date() })
         .returning('id'),
     )
-    .with('q', () => sql`select webhook_enqueue(array_agg(id), now()), pg_notify('webhook_deliveries', '') from d`)
+    .with('q', () => sql`(select webhook_enqueue(array_agg(id), now()), pg_notify('webhook_deliveries', '') from d)`)
     .selectFrom('q')
     .select(sql`count(*)`.as('n'))
     .execute()
