@@ -92,7 +92,11 @@ export async function linkIsLive(db: Db, purpose: AccountLinkPurpose, hash: stri
  * when the link no longer works.
  */
 export function useLink(db: Db, purpose: AccountLinkPurpose, hash: string, passwordHash: string, requestId: string) {
-  const user = { orgId: sql<string>`(select organization_id from u)`, actor: { userId: sql<string>`(select id from u)`, role: sql<Role>`(select role from u)` }, requestId }
+  const user = {
+    orgId: sql<string>`(select organization_id from u)`,
+    actor: { userId: sql<string>`(select id from u)`, role: sql<Role>`(select role from u)` },
+    requestId,
+  }
   return db
     .with('link', (qc) =>
       qc

@@ -38,7 +38,8 @@ function mergedSettings(patch: SettingsUpdate): RawBuilder<string> {
 
 /** The organization in its wire shape as SQL over `alias`, its settings with the defaults filled in as `withDefaults` does. */
 const organizationWire = (defaultWindowDays: number) => (alias: string) => {
-  const setting = (key: string, fallback: unknown) => sql`coalesce(${sql.ref(`${alias}.settings`)} -> ${key}::text, ${JSON.stringify(fallback)}::jsonb)`
+  const setting = (key: string, fallback: unknown) =>
+    sql`coalesce(${sql.ref(`${alias}.settings`)} -> ${key}::text, ${JSON.stringify(fallback)}::jsonb)`
   return {
     id: sql.ref(`${alias}.id`),
     name: sql.ref(`${alias}.name`),

@@ -45,7 +45,6 @@ export const organizationRoutes: ModulePlugin = (app, { db, config }) => {
         response: { 200: Organization },
       },
     },
-    async ({ actor, body }) =>
-      toOrganization(await updateOrganization(db, actor, body, config.expiringSoonDays)),
+    async ({ actor, body }) => toOrganization(await updateOrganization(db, actor, body, config.expiringSoonDays)),
   )
 }

@@ -57,7 +57,8 @@ const settingsWire = (alias: string) =>
  * any): `organization.updated` with `changes.sso`, null when single sign-on is off; none when nothing changed.
  */
 function ssoChanged(orgId: string) {
-  const side = (alias: string) => sql`jsonb_build_object('id', ${orgId}::text, 'sso', (select ${settingsWire(alias)} from ${sql.table(alias)}))`
+  const side = (alias: string) =>
+    sql`jsonb_build_object('id', ${orgId}::text, 'sso', (select ${settingsWire(alias)} from ${sql.table(alias)}))`
   return sql<{ target_id: string; data: unknown }>`select ${orgId}::uuid as target_id, jsonb_build_object('changes', c.changes) as data
     from (select ${side('o')} as before, ${side('a')} as after) w
     cross join lateral (select ${changesSql(sql.ref('w.before'), sql.ref('w.after'))} as changes) c where c.changes <> '{}'::jsonb`
@@ -166,19 +167,19 @@ export async function insertSsoUser(db: Db, source: EventSource, user: SsoUser):
   await db
     .with('a', (qc) =>
       qc
-    .insertInto('users')
-    .values({
-      id: user.id,
-      organization_id: source.orgId,
-      email: user.email,
-      first_name: user.firstName,
-      last_name: user.lastName,
-      role: user.role,
-      state: 'active',
-      password_hash: null,
-    })
-    .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
-    .returningAll(),
+        .insertInto('users')
+        .values({
+          id: user.id,
+          organization_id: source.orgId,
+          email: user.email,
+          first_name: user.firstName,
+          last_name: user.lastName,
+          role: user.role,
+          state: 'active',
+          password_hash: null,
+        })
+        .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
+        .returningAll(),
     )
     .with('audit', (qc) => eventsInsert(qc, source, 'user.created', 'user', objectRows(userWire('a'), 'a'), uuidv7s(1)))
     .selectFrom('a')
@@ -204,7 +205,14 @@ export async function activatePendingUser(db: Db, source: EventSource & { actor:
         .returningAll(),
     )
     .with('audit', (qc) =>
-      eventsInsert(qc, source, 'user.updated', 'user', updatedRows((alias) => ({ state: sql.ref(`${alias}.state`) })), uuidv7s(1)),
+      eventsInsert(
+        qc,
+        source,
+        'user.updated',
+        'user',
+        updatedRows((alias) => ({ state: sql.ref(`${alias}.state`) })),
+        uuidv7s(1),
+      ),
     )
     .selectFrom('a')
     .select('a.id')

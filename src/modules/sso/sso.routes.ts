@@ -1,10 +1,10 @@
-import type { Db } from '../../db/database.js'
-import { type Actor, ADMIN } from '../../lib/access.js'
+
+import { ADMIN } from '../../lib/access.js'
 import { IssueList, notFound } from '../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { clearedStateCookie, finishLogin, readStateCookie, startLogin, stateCookie } from './sso.browser.js'
-import { deleteSettings, findSettings, type SsoColumns, type SsoRow, saveSettings, toSsoSettings } from './sso.queries.js'
+import { deleteSettings, findSettings, type SsoColumns, saveSettings, toSsoSettings } from './sso.queries.js'
 import { CallbackQuery, LoginParams, LoginQuery, Redirect, SsoSettings, SsoSettingsInput } from './sso.schemas.js'
 
 const tags = ['single sign-on']

@@ -108,7 +108,11 @@ export function markProcessed(db: Db, actor: Actor, uploadId: string, result: Pr
         qc,
         actor,
         'upload',
-        sql<{ type: EventType; target_id: string; data: unknown }>`select 'upload.' || a.status as type, a.id as target_id, ${wireJson(uploadWire('a'))} as data from a`,
+        sql<{
+          type: EventType
+          target_id: string
+          data: unknown
+        }>`select 'upload.' || a.status as type, a.id as target_id, ${wireJson(uploadWire('a'))} as data from a`,
         uuidv7s(1),
       ),
     )

@@ -6,7 +6,7 @@ import { conflict } from '../../lib/errors.js'
 import type { Metrics } from '../../lib/metrics.js'
 import type { Storage, StoredObject } from '../../lib/storage.js'
 import { inspect } from './uploads.inspect.js'
-import { findUpload, markProcessed, markUploaded, type Processed, type UploadRow } from './uploads.queries.js'
+import { findUpload, markProcessed, markUploaded, type UploadRow } from './uploads.queries.js'
 import type { Upload } from './uploads.schemas.js'
 
 // The presigned POST writes `incoming`; processing copies it to a key of its own and checks the copy,
