@@ -6,11 +6,14 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { fromPostgres, migrateToLatest } from '../src/db/database.js'
-import { appendEvents } from '../src/lib/events.js'
+import type { DB } from '../src/db/schema.js'
+import { eventsInsert } from '../src/lib/events.js'
+import { uuidv7s } from '../src/lib/ids.js'
 import { newSecret } from '../src/modules/webhooks/webhooks.queries.js'
 import { writeResults } from './report.js'
 
@@ -69,12 +72,10 @@ async function main(): Promise<void> {
   const started = performance.now()
   for (let sent = 0; sent < settings.events; sent += settings.batch) {
     const size = Math.min(settings.batch, settings.events - sent)
-    const events = Array.from({ length: size }, (_, i) => ({
-      type: 'ship.updated' as const,
-      target: { type: 'ship', id: null },
-      data: { n: sent + i },
-    }))
-    const ids = await database.db.transaction().execute((trx) => appendEvents(trx, source, events))
+    const ids = uuidv7s(size)
+    const rows = sql<{ target_id: string; data: unknown }>`select null::uuid as target_id, jsonb_build_object('n', n) as data
+      from generate_series(${sent}::int, ${sent + size - 1}::int) n`
+    await eventsInsert<DB>(database.db, source, 'ship.updated', 'ship', rows, ids).execute()
     const at = performance.now()
     for (const id of ids) committed.set(id, at)
     await new Promise((resolve) => setTimeout(resolve, settings.intervalMs))

@@ -57,7 +57,7 @@ describe('SQL snapshots', () => {
 
   it('bulk create: one statement inserting the users not yet on the ship', async () => {
     const values = { ship_id: SHIP, role: 'Bosun', start_date: '2026-03-01', due_date: null, end_date: null }
-    const statements = await compiledSql((db) => bulkInsertAssignments(db, ORG, [USER, ...IDS], values))
+    const statements = await compiledSql((db) => bulkInsertAssignments(db, source, [USER, ...IDS], values))
     await matchesSnapshot('bulk-create', 'bulkInsertAssignments: three users on one ship', statements)
   })
 

@@ -1,20 +1,12 @@
-import {
-  type Expression,
-  type InsertQueryBuilder,
-  type InsertResult,
-  type QueryCreator,
-  type RawBuilder,
-  sql,
-  type Transaction,
-} from 'kysely'
-import type { Db } from '../db/database.js'
+import { type Expression, type InsertQueryBuilder, type InsertResult, type QueryCreator, type RawBuilder, sql } from 'kysely'
 import type { DB, Role } from '../db/schema.js'
 import type { EventType } from '../modules/audit/event-types.js'
 import type { Actor } from './access.js'
-import { uuidv7s } from './ids.js'
 
-// How events are written, with the change they record (DECISIONS §11). What may be written (the
-// catalogue of event types) and how an event reads on the wire live in modules/audit.
+// How events are written, with the change they record (DECISIONS §11): only by SQL, as a
+// data-modifying CTE of the write's own statement (`eventsInsert`), their data built from the rows the
+// statement wrote; an event of no row written is a statement of its own through the same INSERT. What
+// may be written (the catalogue of event types) and how an event reads on the wire live in modules/audit.
 
 /** Who caused the events: a caller of the API, or the system (`actor` and `requestId` null, e.g. expiry notices). */
 export interface EventSource {
@@ -25,76 +17,21 @@ export interface EventSource {
 
 export type { EventType }
 
-/** An event a write collects: its data, or for an update the wire shapes before and after, which `changesSql` compares. */
-export type NewEvent = { type: EventType; target: { type: string; id: string | null } } & (
-  | { data: unknown }
-  | { changes: [before: Record<string, unknown>, after: Record<string, unknown>] }
-)
+/**
+ * A source the write itself finds (a link's user, a login's organization): its organization and actor
+ * as SQL over the statement's CTEs, each one value.
+ */
+export interface FoundSource {
+  orgId: RawBuilder<string>
+  actor: { userId: RawBuilder<string>; role: RawBuilder<Role> } | null
+  requestId: string | null
+}
+
+type AnySource = EventSource | FoundSource
 
 /** The caller of a request (its `Actor`, which carries the request id) is a source as it is. */
-const sourceOf = (source: EventSource | Actor): EventSource =>
+const sourceOf = (source: AnySource | Actor): AnySource =>
   'actor' in source ? source : { orgId: source.orgId, actor: { userId: source.userId, role: source.role }, requestId: source.requestId }
-
-/**
- * Appends events in the caller's transaction, so they are kept exactly when the change is: for writes
- * of several statements (a lock, then the change), one more statement whatever the number of events,
- * through the same INSERT as `eventsInsert`. An update is written only when a wire field changed, its
- * `data.changes` computed by `changesSql` like every other update's. Returns the ids of the events written.
- */
-export async function appendEvents(db: Db | Transaction<DB>, source: EventSource | Actor, events: readonly NewEvent[]): Promise<string[]> {
-  if (events.length === 0) return []
-  const rows = events.map((event) => ({
-    type: event.type,
-    target_type: event.target.type,
-    target_id: event.target.id,
-    ...('changes' in event ? { before: event.changes[0], after: event.changes[1] } : { data: event.data }),
-  }))
-  const changes = changesSql(sql.ref('e.before'), sql.ref('e.after'))
-  const written = await insertEvents(
-    db as unknown as QueryCreator<DB>,
-    source,
-    { type: sql`e.type`, targetType: sql`e.target_type` },
-    sql`select e.type, e.target_type, e.target_id,
-        coalesce(e.data, jsonb_build_object('changes', c.changes)) as data
-      from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as (type text, target_type text, target_id uuid, data jsonb, before jsonb, after jsonb)) with ordinality
-        as e(type, target_type, target_id, data, before, after, ord)
-      cross join lateral (select case when e.data is null then ${changes} end as changes) c
-      where e.data is not null or c.changes <> '{}'::jsonb
-      order by e.ord`,
-    uuidv7s(events.length),
-  )
-    .returning('id')
-    .execute()
-  return written.map((row) => (row as { id: string }).id)
-}
-
-type Wire = { id: string } & Record<string, unknown>
-
-/** A create or delete: the object itself, in its wire shape, is the data. */
-export const objectEvent = (type: EventType, targetType: string, object: Wire): NewEvent => ({
-  type,
-  target: { type: targetType, id: object.id },
-  data: object,
-})
-
-/** An update from one wire shape to the next: written with the fields that changed, none when no field did (DECISIONS §11). */
-export const updateEvents = (type: EventType, targetType: string, before: Wire, after: Wire): NewEvent[] => [
-  { type, target: { type: targetType, id: after.id }, changes: [before, after] },
-]
-
-/**
- * Runs a write in a transaction and appends the events it collected in `events` at its end, in the
- * same transaction: a write that fails or is refused leaves none.
- */
-export function withEvents<T>(db: Db, source: EventSource | Actor, write: (trx: Db, events: NewEvent[]) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    const events: NewEvent[] = []
-    const result = await write(trx, events)
-    await appendEvents(trx, source, events)
-    return result
-  })
-}
 
 /**
  * The events of a write that is one statement, as the INSERT of one of its data-modifying CTEs: one
@@ -104,7 +41,7 @@ export function withEvents<T>(db: Db, source: EventSource | Actor, write: (trx: 
  */
 export function eventsInsert<D>(
   qc: QueryCreator<D>,
-  source: EventSource | Actor,
+  source: EventSource | FoundSource | Actor,
   type: EventType,
   targetType: string,
   rows: RawBuilder<{ target_id: string; data: unknown }>,
@@ -116,7 +53,7 @@ export function eventsInsert<D>(
 /** As `eventsInsert`, for events of several types: each row of `rows` gives its `type`, and the events are written in their order. */
 export function typedEventsInsert<D>(
   qc: QueryCreator<D>,
-  source: EventSource | Actor,
+  source: EventSource | FoundSource | Actor,
   targetType: string,
   rows: RawBuilder<{ type: EventType; target_id: string; data: unknown }>,
   ids: readonly string[],
@@ -127,7 +64,7 @@ export function typedEventsInsert<D>(
 /** The one INSERT into `events`: `type` and `targetType` are SQL over the rows `e`. */
 function insertEvents<D>(
   qc: QueryCreator<D>,
-  source: EventSource | Actor,
+  source: AnySource | Actor,
   { type, targetType }: { type: RawBuilder<unknown>; targetType: RawBuilder<unknown> },
   rows: RawBuilder<{ target_id: string; data: unknown }>,
   ids: readonly string[],

@@ -1,6 +1,8 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.js'
 import type { Product, Role } from '../db/schema.js'
+import { type EventSource, eventsInsert } from './events.js'
+import { uuidv7s } from './ids.js'
 
 /** A refresh token as presented: its row, and who it signs in now. */
 export interface PresentedRefresh {
@@ -58,16 +60,34 @@ export async function spendRefreshToken(db: Db, id: string): Promise<void> {
   await db.updateTable('refresh_tokens').set({ spent_at: sql`clock_timestamp()` }).where('id', '=', id).execute()
 }
 
-/** Reuse detection: every token still live in the sign-in is revoked; how many were. */
-export async function revokeFamily(db: Db, familyId: string): Promise<number> {
-  const result = await db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: sql`clock_timestamp()` })
-    .where('family_id', '=', familyId)
-    .where('revoked_at', 'is', null)
-    .where('spent_at', 'is', null)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows)
+/**
+ * A spent token presented again: every live token of its sign-in is revoked, and when any was, the
+ * `auth.refresh_reused` event (no actor: the caller proved no identity) written by the same statement.
+ */
+export async function revokeReusedFamily(db: Db, source: EventSource, familyId: string, userId: string): Promise<void> {
+  await db
+    .with('revoked', (qc) =>
+      qc
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: sql`clock_timestamp()` })
+        .where('family_id', '=', familyId)
+        .where('revoked_at', 'is', null)
+        .where('spent_at', 'is', null)
+        .returning('id'),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        source,
+        'auth.refresh_reused',
+        'user',
+        sql`select ${userId}::uuid as target_id, '{}'::jsonb as data where exists (select from revoked)`,
+        uuidv7s(1),
+      ),
+    )
+    .selectFrom('revoked')
+    .select(sql`count(*)`.as('n'))
+    .execute()
 }
 
 /** Logout: the live token with this hash is revoked; false when there is none. */

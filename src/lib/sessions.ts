@@ -4,9 +4,8 @@ import type { Db } from '../db/database.js'
 import type { Product, Role } from '../db/schema.js'
 import { newOpaqueToken, opaqueTokenHash, type Tokens } from './auth.js'
 import { unauthorized } from './errors.js'
-import { appendEvents } from './events.js'
 import type { TokenResponse } from './sessions.schemas.js'
-import { insertRefreshToken, lockRefreshToken, revokeFamily, spendRefreshToken } from './sessions.queries.js'
+import { insertRefreshToken, lockRefreshToken, revokeReusedFamily, spendRefreshToken } from './sessions.queries.js'
 
 /** What signing someone in needs (DECISIONS §15). */
 export interface SessionDeps {
@@ -59,10 +58,7 @@ export async function refreshSession(deps: SessionDeps, presented: string, reque
     const row = await lockRefreshToken(trx, opaqueTokenHash(presented))
     if (!row) return { refused: true }
     if (row.spent) {
-      if ((await revokeFamily(trx, row.family_id)) > 0) {
-        const event = { type: 'auth.refresh_reused' as const, target: { type: 'user', id: row.user_id }, data: {} }
-        await appendEvents(trx, { orgId: row.organization_id, actor: null, requestId }, [event])
-      }
+      await revokeReusedFamily(trx, { orgId: row.organization_id, actor: null, requestId }, row.family_id, row.user_id)
       return { refused: true }
     }
     if (row.dead) return { refused: true }

@@ -1,6 +1,10 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/database.js'
-import type { AccountLinkPurpose, UserState } from '../../db/schema.js'
+import type { AccountLinkPurpose, Role, UserState } from '../../db/schema.js'
+import type { Actor } from '../../lib/access.js'
+import { isoSql } from '../../lib/dates.js'
+import { type EventType, eventsInsert } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 
 /** The user a link is issued for, locked so two issues for one user queue; with what the e-mail needs. */
 export function lockLinkUser(db: Db, orgId: string, userId: string) {
@@ -14,10 +18,15 @@ export function lockLinkUser(db: Db, orgId: string, userId: string) {
     .executeTakeFirst()
 }
 
-/** A new link of `purpose` for the user, revoking the user's earlier unused ones of that purpose; its expiry. */
+/**
+ * A new link of `purpose` for the user, revoking the user's earlier unused ones of that purpose, and
+ * its `event` (`data.expiresAt`) in the same statement; its expiry.
+ */
 export async function insertLink(
   db: Db,
-  link: { id: string; orgId: string; userId: string; purpose: AccountLinkPurpose; hash: string; ttlHours: number },
+  actor: Actor,
+  event: EventType,
+  link: { id: string; userId: string; purpose: AccountLinkPurpose; hash: string; ttlHours: number },
 ): Promise<Date> {
   const { expires_at } = await db
     .with('revoked', (qc) =>
@@ -29,16 +38,31 @@ export async function insertLink(
         .where('used_at', 'is', null)
         .where('revoked_at', 'is', null),
     )
-    .insertInto('account_links')
-    .values({
-      id: link.id,
-      organization_id: link.orgId,
-      user_id: link.userId,
-      purpose: link.purpose,
-      token_hash: link.hash,
-      expires_at: sql<Date>`date_trunc('milliseconds', clock_timestamp() + make_interval(hours => ${link.ttlHours}))`,
-    })
-    .returning('expires_at')
+    .with('a', (qc) =>
+      qc
+        .insertInto('account_links')
+        .values({
+          id: link.id,
+          organization_id: actor.orgId,
+          user_id: link.userId,
+          purpose: link.purpose,
+          token_hash: link.hash,
+          expires_at: sql<Date>`date_trunc('milliseconds', clock_timestamp() + make_interval(hours => ${link.ttlHours}))`,
+        })
+        .returning(['user_id', 'expires_at']),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        actor,
+        event,
+        'user',
+        sql`select a.user_id as target_id, jsonb_build_object('expiresAt', ${isoSql(sql.ref('a.expires_at'))}) as data from a`,
+        uuidv7s(1),
+      ),
+    )
+    .selectFrom('a')
+    .select('a.expires_at')
     .executeTakeFirstOrThrow()
   return expires_at
 }
@@ -63,10 +87,16 @@ export async function linkIsLive(db: Db, purpose: AccountLinkPurpose, hash: stri
 }
 
 /**
- * Spends the link and sets its user's password in one statement (a pending user becomes active);
- * the user as the new tokens need them, or undefined when the link no longer works.
+ * Spends the link and sets its user's password in one statement (a pending user becomes active), with
+ * its `auth.password_set` event, the user acting; the user as the new tokens need them, or undefined
+ * when the link no longer works.
  */
-export function useLink(db: Db, purpose: AccountLinkPurpose, hash: string, passwordHash: string) {
+export function useLink(db: Db, purpose: AccountLinkPurpose, hash: string, passwordHash: string, requestId: string) {
+  const user = {
+    orgId: sql<string>`(select organization_id from u)`,
+    actor: { userId: sql<string>`(select id from u)`, role: sql<Role>`(select role from u)` },
+    requestId,
+  }
   return db
     .with('link', (qc) =>
       qc
@@ -80,16 +110,22 @@ export function useLink(db: Db, purpose: AccountLinkPurpose, hash: string, passw
         .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('state', 'in', usableFrom[purpose]))
         .returning('user_id'),
     )
-    .updateTable('users')
-    .from(['link', 'organizations'])
-    .set({
-      password_hash: passwordHash,
-      state: sql<UserState>`case when users.state = 'pending' then 'active' else users.state end`,
-      updated_at: new Date(),
-    })
-    .whereRef('users.id', '=', 'link.user_id')
-    .whereRef('organizations.id', '=', 'users.organization_id')
-    .returning(['users.id', 'users.organization_id', 'users.role', 'organizations.products'])
+    .with('u', (qc) =>
+      qc
+        .updateTable('users')
+        .from(['link', 'organizations'])
+        .set({
+          password_hash: passwordHash,
+          state: sql<UserState>`case when users.state = 'pending' then 'active' else users.state end`,
+          updated_at: new Date(),
+        })
+        .whereRef('users.id', '=', 'link.user_id')
+        .whereRef('organizations.id', '=', 'users.organization_id')
+        .returning(['users.id', 'users.organization_id', 'users.role', 'organizations.products']),
+    )
+    .with('audit', (qc) => eventsInsert(qc, user, 'auth.password_set', 'user', passwordSetRows(purpose, 'u'), uuidv7s(1)))
+    .selectFrom('u')
+    .selectAll()
     .executeTakeFirst()
 }
 
@@ -114,6 +150,18 @@ export function passwordHashOf(db: Db, userId: string) {
   return db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst()
 }
 
-export async function setPassword(db: Db, userId: string, passwordHash: string): Promise<void> {
-  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', userId).execute()
+/** The caller's new password, and its `auth.password_set` event (`via: 'change'`) in the same statement. */
+export async function setPassword(db: Db, actor: Actor, passwordHash: string): Promise<void> {
+  await db
+    .with('a', (qc) =>
+      qc.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', actor.userId).returning('id'),
+    )
+    .with('audit', (qc) => eventsInsert(qc, actor, 'auth.password_set', 'user', passwordSetRows('change', 'a'), uuidv7s(1)))
+    .selectFrom('a')
+    .select('a.id')
+    .execute()
 }
+
+/** The `auth.password_set` event of each user in `from`, set `via` a link or a change. */
+const passwordSetRows = (via: AccountLinkPurpose | 'change', from: string) =>
+  sql<{ target_id: string; data: unknown }>`select id as target_id, jsonb_build_object('via', ${via}::text) as data from ${sql.table(from)}`

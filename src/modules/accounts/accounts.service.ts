@@ -8,7 +8,6 @@ import type { Actor } from '../../lib/access.js'
 import { hashPassword, newOpaqueToken, opaqueTokenHash, verifyPassword } from '../../lib/auth.js'
 import { iso } from '../../lib/dates.js'
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js'
-import { appendEvents } from '../../lib/events.js'
 import { createMailer, type Mailer } from '../../lib/mail.js'
 import { type SessionDeps, startSession } from '../../lib/sessions.js'
 import { revokeUserRefreshTokens } from '../../lib/sessions.queries.js'
@@ -61,9 +60,8 @@ async function issueLink(trx: Db, deps: LinkDeps, actor: Actor, user: LinkUser, 
   const kind = KINDS[purpose]
   const { token, hash } = newOpaqueToken()
   const ttlHours = kind.ttlHours(deps.accounts)
-  const expiresAt = await insertLink(trx, { id: uuidv7(), orgId: actor.orgId, userId: user.id, purpose, hash, ttlHours })
+  const expiresAt = await insertLink(trx, actor, kind.event, { id: uuidv7(), userId: user.id, purpose, hash, ttlHours })
   const link = { url: linkUrl(deps, purpose, token), expiresAt: iso(expiresAt) }
-  await appendEvents(trx, actor, [{ type: kind.event, target: { type: 'user', id: user.id }, data: { expiresAt: link.expiresAt } }])
   const send = () => mailLink(deps, user, purpose, link)
   return { link, send }
 }
@@ -101,7 +99,7 @@ export async function acceptLink(deps: SessionDeps, purpose: AccountLinkPurpose,
   if (!(await linkIsLive(deps.db, purpose, hash))) throw linkNotFound(purpose)
   const passwordHash = await hashPassword(password)
   const answer = await deps.db.transaction().execute(async (trx) => {
-    const user = await useLink(trx, purpose, hash, passwordHash)
+    const user = await useLink(trx, purpose, hash, passwordHash, requestId)
     if (!user) return undefined
     if (purpose === 'password_reset') {
       const cutoff = Date.now()
@@ -110,8 +108,6 @@ export async function acceptLink(deps: SessionDeps, purpose: AccountLinkPurpose,
       // Every token of the cutoff's second is refused (`iat` is whole seconds): the new one waits for the next.
       await setTimeout(1000 - (cutoff % 1000))
     }
-    const source = { orgId: user.organization_id, actor: { userId: user.id, role: user.role }, requestId }
-    await appendEvents(trx, source, [{ type: 'auth.password_set', target: { type: 'user', id: user.id }, data: { via: purpose } }])
     return startSession({ ...deps, db: trx }, user)
   })
   if (!answer) throw linkNotFound(purpose)
@@ -126,8 +122,7 @@ export async function changeOwnPassword(db: Db, actor: Actor, body: { currentPas
   }
   const passwordHash = await hashPassword(body.newPassword)
   await db.transaction().execute(async (trx) => {
-    await setPassword(trx, actor.userId, passwordHash)
+    await setPassword(trx, actor, passwordHash)
     await revokeUserRefreshTokens(trx, actor.userId, actor.sessionId)
-    await appendEvents(trx, actor, [{ type: 'auth.password_set', target: { type: 'user', id: actor.userId }, data: { via: 'change' } }])
   })
 }

@@ -13,7 +13,7 @@ import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type AssignmentDates } from 
 // are in assignments.queries.ts).
 
 /** An assignment in its wire shape as SQL over `a`, `u` and `s`, for the events the statements below write. */
-const assignmentWire = (alias: string) => ({
+export const assignmentWire = (alias: string) => ({
   id: sql.ref(`${alias}.id`),
   userId: sql.ref(`${alias}.user_id`),
   userName: userName,

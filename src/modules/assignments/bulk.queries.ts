@@ -3,8 +3,9 @@ import { compiledPerShape } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { outOfOrderSql } from '../../lib/dates.js'
-import { changesSql, type EventSource, eventsInsert, wireJson } from '../../lib/events.js'
+import { changesSql, type EventSource, eventsInsert, objectRows, wireJson } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
+import { assignmentWire } from './assignment-writes.queries.js'
 import { type AssignmentColumns, type AssignmentRow, activeOn, activeWith, rowColumns } from './assignments.queries.js'
 
 // Every function here is ONE statement whatever the number of ids: the ids travel as one array
@@ -167,7 +168,8 @@ export interface NewAssignments {
  * ended one never blocks: DECISIONS §4), unless the new assignments are ended themselves. One row
  * per requested user, in request order; `id` is null for a skipped user.
  */
-export function bulkInsertAssignments(db: Db, orgId: string, userIds: string[], values: NewAssignments) {
+export function bulkInsertAssignments(db: Db, source: EventSource | Actor, userIds: string[], values: NewAssignments) {
+  const { orgId } = source
   const newIds = uuidv7s(userIds.length)
   return db
     .with(
@@ -207,6 +209,20 @@ export function bulkInsertAssignments(db: Db, orgId: string, userIds: string[], 
             ),
         )
         .returningAll(),
+    )
+    // One `assignment.created` per created assignment, in request order: the assignment as the answer shows it.
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        source,
+        'assignment.created',
+        'assignment',
+        objectRows(
+          assignmentWire('a'),
+          sql`input i join created a on a.id = i.id join users u on u.id = a.user_id join ships s on s.id = a.ship_id order by i.ord`,
+        ),
+        uuidv7s(userIds.length),
+      ),
     )
     .selectFrom('input as i')
     .leftJoin('created as a', 'a.id', 'i.id')

@@ -3,7 +3,6 @@ import type { Actor } from '../../lib/access.js'
 import { columnsOf } from '../../lib/columns.js'
 import { checkDateOrder } from '../../lib/dates.js'
 import { IssueList } from '../../lib/errors.js'
-import { objectEvent, withEvents } from '../../lib/events.js'
 import type { Loc } from '../../lib/validation.js'
 import { type AssignmentColumns, type AssignmentRow, lockShip, oneActivePerShip, toAssignment, usersOfOrg } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type Assignment, type AssignmentDates } from './assignments.schemas.js'
@@ -76,8 +75,8 @@ export async function bulkCreate(db: Db, actor: Actor, body: BulkCreate): Promis
   const { orgId } = actor
   const issues = checkDateOrder(new IssueList(), ASSIGNMENT_DATE_ORDER, body)
   const userIds = distinctIds(body.userIds, ['userIds'], issues)
-  // The created assignments come back in their wire shape: their events are one more INSERT, whatever their number.
-  return withEvents(db, actor, async (trx, events) => {
+  // The created assignments' events are written by the statement that creates them.
+  return db.transaction().execute(async (trx) => {
     if (!(await lockShip(trx, orgId, body.shipId))) issues.add(['body', 'shipId'], 'Ship not found', 'value_error')
     const known = await usersOfOrg(trx, orgId, userIds)
     userIds.forEach((id, i) => {
@@ -86,11 +85,10 @@ export async function bulkCreate(db: Db, actor: Actor, body: BulkCreate): Promis
     issues.throwIfAny()
     const { startDate = null, dueDate = null, endDate = null } = body
     const values = { ship_id: body.shipId, role: body.role, start_date: startDate, due_date: dueDate, end_date: endDate }
-    const rows = await oneActivePerShip(bulkInsertAssignments(trx, orgId, userIds, values))
+    const rows = await oneActivePerShip(bulkInsertAssignments(trx, actor, userIds, values))
     const createdRows = rows.filter((r) => r.id != null) as AssignmentRow[]
     await syncAfterAssignmentWrite(trx, actor, createdRows, false)
     const created = createdRows.map(toAssignment)
-    events.push(...created.map((assignment) => objectEvent('assignment.created', 'assignment', assignment)))
     return {
       createdCount: created.length,
       assignments: created,

@@ -1,6 +1,8 @@
 import { sql } from 'kysely'
 import type { LoginLimits } from '../../config.js'
 import type { Db } from '../../db/database.js'
+import { eventsInsert } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 
 /** A failure slot held for one login attempt, or the seconds until one of the full counters frees up. */
 export type Reservation = { slot: string; retryAfter?: undefined } | { slot?: undefined; retryAfter: number }
@@ -62,14 +64,38 @@ export async function forgetFailuresOf(db: Db, email: string): Promise<void> {
 }
 
 /**
- * Whose audit trail a login attempt for this e-mail belongs in: the user's organization, or for an
- * unknown e-mail the organization whose domain it is in (`userId` null); none when neither exists.
+ * A refused login in the audit trail of the organization it concerns: the user's, or for an unknown
+ * e-mail the organization whose domain it is in (target null); none when neither exists. The caller
+ * proved no identity, so the actor is null; the request id still ties the event to the request. The
+ * password never goes in. One statement: it finds the organization and writes the event.
  */
-export async function loginAttemptOwner(db: Db, email: string): Promise<{ orgId: string; userId: string | null } | undefined> {
-  const { rows } = await sql<{ org_id: string; user_id: string | null }>`
-    (select organization_id as org_id, id as user_id from users where lower(email) = ${email} limit 1)
-    union all
-    (select id, null from organizations where lower(domain) = split_part(${email}, '@', 2) order by id limit 1)
-    limit 1`.execute(db)
-  return rows[0] && { orgId: rows[0].org_id, userId: rows[0].user_id }
+export async function recordLoginAttempt(
+  db: Db,
+  type: 'auth.login_failed' | 'auth.throttled',
+  email: string,
+  login: { address: string; requestId: string },
+): Promise<void> {
+  const source = { orgId: sql<string>`(select org_id from owner)`, actor: null, requestId: login.requestId }
+  await db
+    .with(
+      'owner',
+      () => sql<{ org_id: string; user_id: string | null }>`(
+        (select organization_id as org_id, id as user_id from users where lower(email) = ${email} limit 1)
+        union all
+        (select id, null from organizations where lower(domain) = split_part(${email}, '@', 2) order by id limit 1)
+        limit 1)`,
+    )
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        source,
+        type,
+        'user',
+        sql`select user_id as target_id, jsonb_build_object('email', ${email}::text, 'address', ${login.address}::text) as data from owner`,
+        uuidv7s(1),
+      ),
+    )
+    .selectFrom('owner')
+    .select('owner.org_id')
+    .execute()
 }

@@ -4,7 +4,6 @@ import type { Db } from '../../db/database.js'
 import type { CurriculumsTable } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { iso, isoSql } from '../../lib/dates.js'
-import { isForeignKeyViolation } from '../../lib/db-errors.js'
 import { notFound } from '../../lib/errors.js'
 import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
@@ -16,7 +15,7 @@ import type { Curriculum, CurriculumCourse } from './curriculums.schemas.js'
 
 type CurriculumRow = Selectable<CurriculumsTable>
 
-const toCurriculum = (row: CurriculumRow, courses: CurriculumCourse[] = []): Curriculum => ({
+export const toCurriculum = (row: CurriculumRow, courses: CurriculumCourse[] = []): Curriculum => ({
   id: row.id,
   title: row.title,
   description: row.description,
@@ -25,7 +24,7 @@ const toCurriculum = (row: CurriculumRow, courses: CurriculumCourse[] = []): Cur
 })
 
 /** The courses of the curriculum under `alias` as a JSON array of the wire shape, in the order they were added. */
-const coursesSql = (alias: string) => sql<CurriculumCourse[]>`coalesce((
+export const coursesSql = (alias: string) => sql<CurriculumCourse[]>`coalesce((
     select jsonb_agg(jsonb_build_object('courseId', co.id, 'title', co.title) order by cc.position)
     from curriculum_courses cc join courses co on co.id = cc.course_id
     where cc.organization_id = ${sql.ref(`${alias}.organization_id`)} and cc.curriculum_id = ${sql.ref(`${alias}.id`)}
@@ -152,28 +151,4 @@ export async function assertReachable(db: Db, orgId: string, curriculumId: strin
     .executeTakeFirstOrThrow()
   if (!found.curriculum) throw notFound('Curriculum')
   if (!found.course) throw notFound('Course')
-}
-
-/** Idempotent: a course already in the curriculum keeps its place. */
-export async function addCourse(db: Db, orgId: string, curriculumId: string, courseId: string): Promise<void> {
-  try {
-    await db
-      .insertInto('curriculum_courses')
-      .values({ curriculum_id: curriculumId, course_id: courseId, organization_id: orgId })
-      .onConflict((oc) => oc.columns(['curriculum_id', 'course_id']).doNothing())
-      .execute()
-  } catch (error) {
-    // The curriculum or the course was deleted since it was checked.
-    if (isForeignKeyViolation(error)) throw notFound('Curriculum or course')
-    throw error
-  }
-}
-
-export async function removeCourse(db: Db, orgId: string, curriculumId: string, courseId: string): Promise<void> {
-  await db
-    .deleteFrom('curriculum_courses')
-    .where('organization_id', '=', orgId)
-    .where('curriculum_id', '=', curriculumId)
-    .where('course_id', '=', courseId)
-    .execute()
 }

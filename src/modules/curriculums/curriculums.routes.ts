@@ -1,18 +1,15 @@
-import type { Db } from '../../db/database.js'
-import { type Actor, ADMIN } from '../../lib/access.js'
+
+import { ADMIN } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
-import { updateEvents, withEvents } from '../../lib/events.js'
-import { lockOrgRow } from '../../lib/locked-row.queries.js'
 import { NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
+import { addCourse, removeCourse } from './curriculum-courses.queries.js'
 import {
-  addCourse,
   assertReachable,
   deleteCurriculum,
   findCurriculum,
   insertCurriculum,
   listCurriculums,
-  removeCourse,
   updateCurriculum,
 } from './curriculums.queries.js'
 import {
@@ -31,21 +28,6 @@ const tags = ['curriculums']
 const orNotFound = (curriculum: Curriculum | undefined): Curriculum => {
   if (!curriculum) throw notFound('Curriculum')
   return curriculum
-}
-
-/**
- * One change to a curriculum's courses in a transaction, recorded as `curriculum.updated` with its
- * wire fields before and after (none when nothing changed).
- */
-function changeCurriculum(db: Db, actor: Actor, curriculumId: string, change: (trx: Db) => Promise<unknown>): Promise<Curriculum> {
-  return withEvents(db, actor, async (trx, events) => {
-    if (!(await lockOrgRow(trx, 'curriculums', actor.orgId, curriculumId))) throw notFound('Curriculum')
-    const before = (await findCurriculum(trx, actor.orgId, curriculumId))!
-    await change(trx)
-    const after = (await findCurriculum(trx, actor.orgId, curriculumId))!
-    events.push(...updateEvents('curriculum.updated', 'curriculum', before, after))
-    return after
-  })
 }
 
 /** Omitted fields stay as they are; a null description is the empty one. */
@@ -159,7 +141,7 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
     },
     async ({ actor, params, query }) => {
       await assertReachable(db, actor.orgId, params.curriculum_id, query.course_id)
-      return changeCurriculum(db, actor, params.curriculum_id, (trx) => addCourse(trx, actor.orgId, params.curriculum_id, query.course_id))
+      return addCourse(db, actor, params.curriculum_id, query.course_id)
     },
   )
 
@@ -178,9 +160,7 @@ export const curriculumsRoutes: ModulePlugin = (app, { db }) => {
     },
     async ({ actor, params }) => {
       await assertReachable(db, actor.orgId, params.curriculum_id, params.course_id)
-      return changeCurriculum(db, actor, params.curriculum_id, (trx) =>
-        removeCourse(trx, actor.orgId, params.curriculum_id, params.course_id),
-      )
+      return removeCourse(db, actor, params.curriculum_id, params.course_id)
     },
   )
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { conflict, invalid } from '../../lib/errors.js'
-import { appendEvents, objectEvent } from '../../lib/events.js'
 import { contentPaths } from '../content/content.paths.js'
 import { toRegistration } from '../registrations/registrations.queries.js'
 import { hashSecret } from '../xapi/auth.js'
@@ -11,6 +10,7 @@ import { LAUNCH_DATA } from '../xapi/session.js'
 import { contextTemplate, EXTENSION, lmsIds, lmsStatement } from './cmi5.js'
 import type { Launch, LaunchCreate, Waive } from './launch.schemas.js'
 import { satisfaction } from './move-on.js'
+import { recordWaiver } from './results.queries.js'
 import { enter, type LaunchDeps, loadRun, newSecret, type Run, settle, statementContext, writeLms } from './registration-run.js'
 import { type AuRow, auStates, insertSession, recordAuStates } from './sessions.queries.js'
 import { abandonOpen } from './sessions.service.js'
@@ -160,10 +160,7 @@ export async function waive(deps: LaunchDeps, actor: Actor, registrationId: stri
       await writeLms(trx, config, actor.orgId, [waived])
     }
     await settle(trx, deps, actor, run, before, states, sessionId)
-    const registration = toRegistration(run.reg)
-    await appendEvents(trx, actor, [
-      objectEvent('registration.waived', 'registration', { ...registration, auIndex: body.auIndex, reason: body.reason }),
-    ])
-    return registration
+    await recordWaiver(trx, actor, run.reg.id, body)
+    return toRegistration(run.reg)
   })
 }

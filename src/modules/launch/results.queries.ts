@@ -1,11 +1,27 @@
-import { sql } from 'kysely'
+import { type QueryCreator, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
+import type { DB } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
-import { type EventSource, appendEvents, objectEvent } from '../../lib/events.js'
+import { type EventSource, type EventType, eventsInsert, objectRows, wireJson } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { MAX_SECONDS } from '../registrations/registrations.schemas.js'
-import { type RegistrationRow, toRegistration } from '../registrations/registrations.queries.js'
+import { type RegistrationRow, registrationWire } from '../registrations/registrations.queries.js'
 
 const now = sql<Date>`date_trunc('milliseconds', now())`
+
+/**
+ * The event of the registration the statement updated into `a`, as its single-item GET shows it, with
+ * the session as `attempt_id`; only `when` (so that the statement stays one whichever way it goes).
+ */
+const registrationEvent = (source: EventSource | Actor, type: EventType, sessionId: string, when: boolean) => (qc: QueryCreator<any>) =>
+  eventsInsert(
+    qc,
+    source,
+    type,
+    'registration',
+    sql`select a.id as target_id, ${wireJson({ ...registrationWire('a'), attempt_id: sql`${sessionId}::text` })} as data from a where ${when}::boolean`,
+    uuidv7s(1),
+  )
 
 /** The course's counters (course difficulty, §4): created with the enrollments on first use, then added to. */
 function addCourseStats(db: Db, row: RegistrationRow, add: { attempted: number; attemptsTotal: number; passed: number }) {
@@ -25,13 +41,18 @@ function addCourseStats(db: Db, row: RegistrationRow, add: { attempted: number; 
 export async function passRegistration(db: Db, source: EventSource | Actor, registration: RegistrationRow, sessionId: string) {
   if (registration.status === 'passed') return registration
   const passed = await db
-    .updateTable('registrations')
-    .set({ status: 'passed', completed_at: now, updated_at: now })
-    .where('id', '=', registration.id)
-    .returningAll()
+    .with('a', (qc) =>
+      qc
+        .updateTable('registrations')
+        .set({ status: 'passed', completed_at: now, updated_at: now })
+        .where('id', '=', registration.id)
+        .returningAll(),
+    )
+    .with('audit', registrationEvent(source, 'registration.passed', sessionId, true))
+    .selectFrom('a')
+    .selectAll()
     .executeTakeFirstOrThrow()
   await addCourseStats(db, registration, { attempted: 0, attemptsTotal: 0, passed: 1 })
-  await appendEvents(db, source, [objectEvent('registration.passed', 'registration', { ...toRegistration(passed), attempt_id: sessionId })])
   return passed
 }
 
@@ -63,21 +84,40 @@ export async function recordSessionAttempt(
   if (!inserted) return registration
   const status = registration.status === 'passed' ? 'passed' : session.failed ? 'failed' : registration.status === 'failed' ? 'failed' : 'in_progress'
   const updated = await db
-    .updateTable('registrations')
-    .set({
-      attempt_count: sql`attempt_count + 1`,
-      // Saturates at the column's range instead of failing.
-      time_spent_seconds: sql`least(time_spent_seconds::bigint + ${session.seconds}, ${MAX_SECONDS})::int`,
-      score_percent: sql`greatest(score_percent, ${session.scorePercent}::int)`,
-      status,
-      updated_at: now,
-    })
-    .where('id', '=', registration.id)
-    .returningAll()
+    .with('a', (qc) =>
+      qc
+        .updateTable('registrations')
+        .set({
+          attempt_count: sql`attempt_count + 1`,
+          // Saturates at the column's range instead of failing.
+          time_spent_seconds: sql`least(time_spent_seconds::bigint + ${session.seconds}, ${MAX_SECONDS})::int`,
+          score_percent: sql`greatest(score_percent, ${session.scorePercent}::int)`,
+          status,
+          updated_at: now,
+        })
+        .where('id', '=', registration.id)
+        .returningAll(),
+    )
+    .with('audit', registrationEvent(source, 'registration.failed', session.id, status === 'failed' && session.failed))
+    .selectFrom('a')
+    .selectAll()
     .executeTakeFirstOrThrow()
   await addCourseStats(db, registration, { attempted: registration.attempt_count === 0 ? 1 : 0, attemptsTotal: 1, passed: 0 })
-  if (status === 'failed' && session.failed) {
-    await appendEvents(db, source, [objectEvent('registration.failed', 'registration', { ...toRegistration(updated), attempt_id: session.id })])
-  }
   return updated
+}
+
+/**
+ * The `registration.waived` event: the registration as the waive left it, with the AU and the reason.
+ * A statement of its own, after the several writes of the waive it records.
+ */
+export async function recordWaiver(db: Db, actor: Actor, registrationId: string, waiver: { auIndex: number; reason: string }) {
+  const wire = { ...registrationWire('a'), auIndex: sql`${waiver.auIndex}::int`, reason: sql`${waiver.reason}::text` }
+  await eventsInsert<DB>(
+    db,
+    actor,
+    'registration.waived',
+    'registration',
+    objectRows(wire, sql`registrations a where a.id = ${registrationId}::uuid`),
+    uuidv7s(1),
+  ).execute()
 }

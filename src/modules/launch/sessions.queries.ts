@@ -1,7 +1,10 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { LearningSessionsTable, RegistrationStatus } from '../../db/schema.js'
-import { iso, isoOrNull } from '../../lib/dates.js'
+import type { Actor } from '../../lib/access.js'
+import { iso, isoOrNull, isoSql } from '../../lib/dates.js'
+import { type EventSource, eventsInsert, objectRows } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import type { MoveOn } from '../packages/packages.schemas.js'
 import { scopedRegistrations } from '../registrations/registrations.queries.js'
@@ -155,6 +158,49 @@ export function findSession(db: Db, sessionId: string) {
 
 export function updateSession(db: Db, sessionId: string, changes: Updateable<LearningSessionsTable>) {
   return db.updateTable('learning_sessions').set(changes).where('id', '=', sessionId).returningAll().executeTakeFirstOrThrow()
+}
+
+/**
+ * Ends the session; an abandoned one writes its `learning_session.abandoned` event (the session as
+ * listed, with its registration) in the same statement.
+ */
+export function endSessionRow(
+  db: Db,
+  source: EventSource | Actor,
+  sessionId: string,
+  end: { endedBy: 'terminated' | 'abandoned'; durationSeconds: number },
+) {
+  const wire = {
+    id: sql.ref('a.id'),
+    auIndex: sql.ref('a.au_index'),
+    launchMode: sql.ref('a.launch_mode'),
+    startedAt: isoSql(sql.ref('a.created_at')),
+    endedAt: isoSql(sql.ref('a.ended_at')),
+    endedBy: sql.ref('a.ended_by'),
+    durationSeconds: sql.ref('a.duration_seconds'),
+    registrationId: sql.ref('a.registration_id'),
+  }
+  return db
+    .with('a', (qc) =>
+      qc
+        .updateTable('learning_sessions')
+        .set({ ended_at: new Date(), ended_by: end.endedBy, duration_seconds: end.durationSeconds })
+        .where('id', '=', sessionId)
+        .returningAll(),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        source,
+        'learning_session.abandoned',
+        'learning_session',
+        objectRows(wire, sql`a where a.ended_by = 'abandoned'`),
+        uuidv7s(1),
+      ),
+    )
+    .selectFrom('a')
+    .selectAll()
+    .executeTakeFirstOrThrow()
 }
 
 /** Spends the one-time fetch and sets the session credential's secret: the first caller with the right secret gets the row, later ones nothing. */

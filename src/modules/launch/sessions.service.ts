@@ -1,11 +1,11 @@
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { appendEvents, type EventSource, objectEvent } from '../../lib/events.js'
+import type { EventSource } from '../../lib/events.js'
 import { durationResult, lmsStatement } from './cmi5.js'
 import { type LaunchDeps, loadRun, type Run, statementContext, writeLms } from './registration-run.js'
 import { recordSessionAttempt } from './results.queries.js'
-import { lockSession, openSessions, type SessionRow, sessionRegistrationId, toLearningSession, updateSession } from './sessions.queries.js'
+import { endSessionRow, lockSession, openSessions, type SessionRow, sessionRegistrationId, toLearningSession } from './sessions.queries.js'
 
 // The end of a launch session (DECISIONS §13.4–13.5): by the AU, or abandoned by a new launch, an admin
 // or the expiry sweep.
@@ -26,7 +26,7 @@ export async function endSession(
   how: { endedBy: 'terminated' | 'abandoned'; durationSeconds?: number | null },
 ): Promise<SessionRow> {
   const seconds = Math.round(how.durationSeconds ?? secondsBetween(session.created_at, session.last_seen_at ?? session.created_at))
-  const ended = await updateSession(trx, session.id, { ended_at: new Date(), ended_by: how.endedBy, duration_seconds: seconds })
+  const ended = await endSessionRow(trx, source, session.id, { endedBy: how.endedBy, durationSeconds: seconds })
   if (how.endedBy === 'abandoned') {
     if (run.reg.standard === 'cmi5') {
       const at = statementContext(run, session.id, run.aus[session.au_index])
@@ -35,9 +35,6 @@ export async function endSession(
         lmsStatement(at, 'abandoned', activity, { result: durationResult(seconds) }),
       ])
     }
-    await appendEvents(trx, source, [
-      objectEvent('learning_session.abandoned', 'learning_session', { ...toLearningSession(ended), registrationId: run.reg.id }),
-    ])
   }
   const scorePercent = session.score_scaled === null ? null : Math.round(session.score_scaled * 100)
   const updated = await recordSessionAttempt(trx, source, run.reg, {

@@ -1,7 +1,10 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
+import type { Actor } from '../../lib/access.js'
+import { eventsInsert, updatedRows } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { SettingsUpdate } from './organizations.schemas.js'
-import { PER_TYPE_MAPS } from './settings.js'
+import { DEFAULT_HORIZON_DAYS, DEFAULT_NOTIFICATION_DAYS, PER_TYPE_MAPS } from './settings.js'
 
 const COLUMNS = ['id', 'name', 'domain', 'products', 'settings'] as const
 
@@ -33,15 +36,55 @@ function mergedSettings(patch: SettingsUpdate): RawBuilder<string> {
   return sql<string>`jsonb_strip_nulls(settings || jsonb_build_object(${sql.join(entries)}))`
 }
 
-export async function updateOrganization(db: Db, orgId: string, changes: { name?: string; settings?: SettingsUpdate }) {
-  if (changes.name === undefined && changes.settings === undefined) return (await findOrganization(db, orgId))!
-  return db
-    .updateTable('organizations')
-    .set({
-      ...(changes.name === undefined ? {} : { name: changes.name }),
-      ...(changes.settings === undefined ? {} : { settings: mergedSettings(changes.settings) }),
-    })
-    .where('id', '=', orgId)
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow()
+/** The organization in its wire shape as SQL over `alias`, its settings with the defaults filled in as `withDefaults` does. */
+const organizationWire = (defaultWindowDays: number) => (alias: string) => {
+  const setting = (key: string, fallback: unknown) =>
+    sql`coalesce(${sql.ref(`${alias}.settings`)} -> ${key}::text, ${JSON.stringify(fallback)}::jsonb)`
+  return {
+    id: sql.ref(`${alias}.id`),
+    name: sql.ref(`${alias}.name`),
+    domain: sql.ref(`${alias}.domain`),
+    products: sql.ref(`${alias}.products`),
+    settings: sql`jsonb_build_object(
+      'defaultExpiryWindowDays', ${setting('defaultExpiryWindowDays', defaultWindowDays)},
+      'expiryWindowDays', ${setting('expiryWindowDays', {})},
+      'validityMarginDays', ${setting('validityMarginDays', {})},
+      'openEndedHorizonDays', ${setting('openEndedHorizonDays', DEFAULT_HORIZON_DAYS)},
+      'expiryNotificationDays', ${setting('expiryNotificationDays', DEFAULT_NOTIFICATION_DAYS)})`,
+  }
+}
+
+/**
+ * Updates the name and settings, with the `organization.updated` event in the same statement (none
+ * when nothing changed). The row is locked first, in a statement of its own, so that the next one's
+ * snapshot holds every change committed before: the event's "before" is the state this PATCH changes.
+ */
+export async function updateOrganization(
+  db: Db,
+  actor: Actor,
+  changes: { name?: string; settings?: SettingsUpdate },
+  defaultWindowDays: number,
+) {
+  if (changes.name === undefined && changes.settings === undefined) return (await findOrganization(db, actor.orgId))!
+  return db.transaction().execute(async (trx) => {
+    await findOrganization(trx, actor.orgId, true)
+    return trx
+      .with('o', (qc) => qc.selectFrom('organizations').selectAll().where('id', '=', actor.orgId))
+      .with('a', (qc) =>
+        qc
+          .updateTable('organizations')
+          .set({
+            ...(changes.name === undefined ? {} : { name: changes.name }),
+            ...(changes.settings === undefined ? {} : { settings: mergedSettings(changes.settings) }),
+          })
+          .where('id', '=', actor.orgId)
+          .returningAll(),
+      )
+      .with('audit', (qc) =>
+        eventsInsert(qc, actor, 'organization.updated', 'organization', updatedRows(organizationWire(defaultWindowDays)), uuidv7s(1)),
+      )
+      .selectFrom('a')
+      .select(COLUMNS)
+      .executeTakeFirstOrThrow()
+  })
 }

@@ -1,5 +1,4 @@
 import { ADMIN } from '../../lib/access.js'
-import { updateEvents, withEvents } from '../../lib/events.js'
 import type { ModulePlugin } from '../types.js'
 import { findOrganization, updateOrganization } from './organizations.queries.js'
 import { Organization, OrganizationUpdate } from './organizations.schemas.js'
@@ -46,12 +45,6 @@ export const organizationRoutes: ModulePlugin = (app, { db, config }) => {
         response: { 200: Organization },
       },
     },
-    async ({ actor, body }) =>
-      withEvents(db, actor, async (trx, events) => {
-        const before = toOrganization((await findOrganization(trx, actor.orgId, true))!)
-        const after = toOrganization(await updateOrganization(trx, actor.orgId, body))
-        events.push(...updateEvents('organization.updated', 'organization', before, after))
-        return after
-      }),
+    async ({ actor, body }) => toOrganization(await updateOrganization(db, actor, body, config.expiringSoonDays)),
   )
 }

@@ -7,14 +7,14 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config.js'
 import type { Db } from '../../db/database.js'
 import type { ImportError } from '../../db/schema.js'
-import { type EventSource, objectEvent, withEvents } from '../../lib/events.js'
+import type { EventSource } from '../../lib/events.js'
 import type { Storage } from '../../lib/storage.js'
 import { insertCourse, updateCourse } from '../courses/courses.queries.js'
 import { findUpload, type UploadRow } from '../uploads/uploads.queries.js'
 import { EXPANSION_FACTOR, openArchive, type PackageArchive } from './archive.js'
 import { CMI5_FILE, readCmi5 } from './cmi5.js'
 import type { ParsedPackage } from './package-model.js'
-import { finishImport, type ImportRow, insertPackage, lockRunningImport, runningImports, toCourseImport } from './packages.queries.js'
+import { finishImport, type ImportRow, insertPackage, lockRunningImport, runningImports } from './packages.queries.js'
 import { readScorm, SCORM_FILE } from './scorm.js'
 
 export const IMPORT_QUEUE = 'course-imports'
@@ -99,23 +99,19 @@ const sourceOf = (row: ImportRow): EventSource => ({
 })
 
 function fail(db: Db, row: ImportRow, errors: ImportError[], standard: ImportRow['standard'] = null) {
-  return withEvents(db, sourceOf(row), async (trx, events) => {
-    const done = await finishImport(trx, row, { status: 'failed', standard, courseId: row.course_id, errors })
-    if (done) events.push(objectEvent('course_import.failed', 'course_import', toCourseImport(done)))
-  })
+  return finishImport(db, sourceOf(row), row, { status: 'failed', standard, courseId: row.course_id, errors })
 }
 
 /** The course (new, or the one replaced), its package version and the import's end, in one transaction. */
 function complete(db: Db, row: ImportRow, parsed: ParsedPackage, prefix: string): Promise<boolean> {
   const source = sourceOf(row)
-  return withEvents(db, source, async (trx, events) => {
+  return db.transaction().execute(async (trx) => {
     if (!(await lockRunningImport(trx, row))) return true
     const columns = { s3_path: prefix, launch_file: parsed.aus[0].url, title: parsed.title, description: parsed.description }
     const course = row.course_id ? await updateCourse(trx, source, row.course_id, columns) : await insertCourse(trx, source, columns)
     if (!course) return false
     await insertPackage(trx, row.organization_id, { id: row.id, courseId: course.id, prefix, parsed })
-    const done = await finishImport(trx, row, { status: 'complete', standard: parsed.standard, courseId: course.id, errors: [] })
-    events.push(objectEvent('course_import.completed', 'course_import', toCourseImport(done!)))
+    await finishImport(trx, source, row, { status: 'complete', standard: parsed.standard, courseId: course.id, errors: [] })
     return true
   })
 }

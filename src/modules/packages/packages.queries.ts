@@ -1,7 +1,9 @@
 import { type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { CourseImportsTable, ImportError } from '../../db/schema.js'
-import { iso } from '../../lib/dates.js'
+import { iso, isoSql } from '../../lib/dates.js'
+import { type EventSource, type EventType, typedEventsInsert, wireJson } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import type { ParsedPackage } from './package-model.js'
 import type { CourseImport, CourseStructure } from './packages.schemas.js'
 
@@ -50,25 +52,56 @@ export function runningImports(db: Db) {
   return db.selectFrom('course_imports').selectAll().where('status', '=', 'running').orderBy('id').execute()
 }
 
-/** The import's end: complete or failed. Undefined when another run ended it first. */
+/** An import in its wire shape as SQL over `alias`, for the event of its end. */
+const importWire = (alias: string) =>
+  wireJson({
+    id: sql.ref(`${alias}.id`),
+    status: sql.ref(`${alias}.status`),
+    standard: sql.ref(`${alias}.standard`),
+    courseId: sql.ref(`${alias}.course_id`),
+    errors: sql.ref(`${alias}.errors`),
+    createdAt: isoSql(sql.ref(`${alias}.created_at`)),
+    finishedAt: isoSql(sql.ref(`${alias}.finished_at`)),
+  })
+
+/**
+ * The import's end, complete or failed, with its `course_import.completed` or `.failed` event in the
+ * same statement. Undefined when another run ended it first (and no event).
+ */
 export function finishImport(
   db: Db,
+  source: EventSource,
   row: ImportRow,
   outcome: { status: 'complete' | 'failed'; standard: ImportRow['standard']; courseId: string | null; errors: ImportError[] },
 ) {
+  const type: EventType = outcome.status === 'complete' ? 'course_import.completed' : 'course_import.failed'
   return db
-    .updateTable('course_imports')
-    .set({
-      status: outcome.status,
-      standard: outcome.standard,
-      course_id: outcome.courseId,
-      errors: JSON.stringify(outcome.errors),
-      finished_at: new Date(),
-    })
-    .where('organization_id', '=', row.organization_id)
-    .where('id', '=', row.id)
-    .where('status', '=', 'running')
-    .returningAll()
+    .with('a', (qc) =>
+      qc
+        .updateTable('course_imports')
+        .set({
+          status: outcome.status,
+          standard: outcome.standard,
+          course_id: outcome.courseId,
+          errors: JSON.stringify(outcome.errors),
+          finished_at: new Date(),
+        })
+        .where('organization_id', '=', row.organization_id)
+        .where('id', '=', row.id)
+        .where('status', '=', 'running')
+        .returningAll(),
+    )
+    .with('audit', (qc) =>
+      typedEventsInsert(
+        qc,
+        source,
+        'course_import',
+        sql`select ${type}::text as type, a.id as target_id, ${importWire('a')} as data from a`,
+        uuidv7s(1),
+      ),
+    )
+    .selectFrom('a')
+    .selectAll()
     .executeTakeFirst()
 }
 

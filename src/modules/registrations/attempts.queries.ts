@@ -2,10 +2,9 @@ import { sql } from 'kysely'
 import { compiledPerShape } from '../../db/compiled.js'
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
-import { isoSql } from '../../lib/dates.js'
-import { type EventSource, eventsInsert } from '../../lib/events.js'
+import { type EventSource, eventsInsert, wireJson } from '../../lib/events.js'
 import { uuidv7s } from '../../lib/ids.js'
-import { scopedRegistrations } from './registrations.queries.js'
+import { registrationWire, scopedRegistrations } from './registrations.queries.js'
 import { type AttemptCreate, MAX_SECONDS } from './registrations.schemas.js'
 
 const now = sql<Date>`date_trunc('milliseconds', now())`
@@ -18,11 +17,8 @@ const firstPass = sql<number>`(ins.passed and reg.status <> 'passed')::int`
  * its single-item GET shows it (DECISIONS §11), with the attempt's id.
  */
 const outcome = (passed: boolean) =>
-  sql<{ target_id: string; data: unknown }>`select upd.id as target_id, jsonb_build_object(
-      'id', upd.id, 'assignment_id', upd.assignment_id, 'course_id', upd.course_id, 'status', upd.status,
-      'created_at', ${isoSql(sql.ref('upd.created_at'))}, 'updated_at', ${isoSql(sql.ref('upd.updated_at'))},
-      'completed_at', ${isoSql(sql.ref('upd.completed_at'))}, 'score_percent', upd.score_percent,
-      'time_spent_seconds', upd.time_spent_seconds, 'attempt_count', upd.attempt_count, 'attempt_id', ins.attempt_id) as data
+  sql<{ target_id: string; data: unknown }>`select upd.id as target_id,
+      ${wireJson({ ...registrationWire('upd'), attempt_id: sql.ref('ins.attempt_id') })} as data
     from upd join ins on ins.registration_id = upd.id where ins.passed = ${passed}`
 
 /**

@@ -1,7 +1,7 @@
 import { type Selectable, type SelectQueryBuilder, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { DB, RegistrationsTable } from '../../db/schema.js'
-import { iso, isoOrNull } from '../../lib/dates.js'
+import { iso, isoOrNull, isoSql } from '../../lib/dates.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { containsPattern } from '../../lib/search.js'
 import type { Registration, RegistrationListQuery } from './registrations.schemas.js'
@@ -26,6 +26,20 @@ export function toRegistration(row: RegistrationRow & Expanded): Registration {
   // The foreign keys guarantee the names exist.
   return { ...registration, user_name: row.user_name!, course_title: row.course_title!, ship_name: row.ship_name! }
 }
+
+/** A registration in its single-item wire shape as SQL over `alias`, for the events the statements that write it record. */
+export const registrationWire = (alias: string) => ({
+  id: sql.ref(`${alias}.id`),
+  assignment_id: sql.ref(`${alias}.assignment_id`),
+  course_id: sql.ref(`${alias}.course_id`),
+  status: sql.ref(`${alias}.status`),
+  created_at: isoSql(sql.ref(`${alias}.created_at`)),
+  updated_at: isoSql(sql.ref(`${alias}.updated_at`)),
+  completed_at: isoSql(sql.ref(`${alias}.completed_at`)),
+  score_percent: sql.ref(`${alias}.score_percent`),
+  time_spent_seconds: sql.ref(`${alias}.time_spent_seconds`),
+  attempt_count: sql.ref(`${alias}.attempt_count`),
+})
 
 const userName = sql<string>`users.first_name || ' ' || users.last_name`
 

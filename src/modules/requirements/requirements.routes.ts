@@ -1,6 +1,5 @@
 import { ADMIN } from '../../lib/access.js'
 import { IssueList } from '../../lib/errors.js'
-import { updateEvents, withEvents } from '../../lib/events.js'
 import type { ModulePlugin } from '../types.js'
 import { listRequirements, replaceRequirements } from './requirements.queries.js'
 import { Requirements, RequirementsReplace } from './requirements.schemas.js'
@@ -65,13 +64,8 @@ export const requirementsRoutes: ModulePlugin = (app, { db }) => {
     async (request) => {
       const { actor } = request
       const items = normalizeMatrix(request.body)
-      return withEvents(db, actor, async (trx, events) => {
-        const previous = await replaceRequirements(trx, actor.orgId, items)
-        // The matrix belongs to the organization: its event targets it (DECISIONS §11).
-        const target = { id: actor.orgId }
-        events.push(...updateEvents('requirements.updated', 'organization', { ...target, items: previous }, { ...target, items }))
-        return { items }
-      })
+      await db.transaction().execute((trx) => replaceRequirements(trx, actor, items))
+      return { items }
     },
   )
 }

@@ -1,11 +1,10 @@
-import type { Db } from '../../db/database.js'
-import { type Actor, ADMIN } from '../../lib/access.js'
+
+import { ADMIN } from '../../lib/access.js'
 import { IssueList, notFound } from '../../lib/errors.js'
-import { updateEvents, withEvents } from '../../lib/events.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { clearedStateCookie, finishLogin, readStateCookie, startLogin, stateCookie } from './sso.browser.js'
-import { deleteSettings, findSettings, type SsoColumns, type SsoRow, saveSettings, toSsoSettings } from './sso.queries.js'
+import { deleteSettings, findSettings, type SsoColumns, saveSettings, toSsoSettings } from './sso.queries.js'
 import { CallbackQuery, LoginParams, LoginQuery, Redirect, SsoSettings, SsoSettingsInput } from './sso.schemas.js'
 
 const tags = ['single sign-on']
@@ -26,23 +25,6 @@ function toColumns(body: SsoSettingsInput): SsoColumns {
     redirect_uris: body.redirectUris ?? [],
     client_secret: body.clientSecret,
   }
-}
-
-/**
- * A change to the single-sign-on settings, recorded as `organization.updated` with `changes.sso`:
- * the settings as GET shows them (the client secret only as `hasClientSecret`), null when off.
- */
-function changeSso(db: Db, actor: Actor, write: (trx: Db) => Promise<SsoRow | undefined>): Promise<SsoSettings | null> {
-  return withEvents(db, actor, async (trx, events) => {
-    const before = await findSettings(trx, actor.orgId)
-    const written = await write(trx)
-    const settings = (row: SsoRow | undefined) => (row ? toSsoSettings(row) : null)
-    const target = { id: actor.orgId }
-    events.push(
-      ...updateEvents('organization.updated', 'organization', { ...target, sso: settings(before) }, { ...target, sso: settings(written) }),
-    )
-    return settings(written)
-  })
 }
 
 /** The organization's single-sign-on settings, under `/api/v1/shared/organization/sso` (admin). */
@@ -82,7 +64,7 @@ export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
         response: { 200: SsoSettings },
       },
     },
-    async ({ actor, body }) => (await changeSso(db, actor, (trx) => saveSettings(trx, actor.orgId, toColumns(body))))!,
+    async ({ actor, body }) => toSsoSettings(await saveSettings(db, actor, toColumns(body))),
   )
 
   app.delete(
@@ -98,7 +80,7 @@ export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
       },
     },
     async ({ actor }, reply) => {
-      await changeSso(db, actor, async (trx) => void (await deleteSettings(trx, actor.orgId)))
+      await deleteSettings(db, actor)
       return reply.status(204).send(null)
     },
   )

@@ -5,10 +5,9 @@ import type { Db } from '../../db/database.js'
 import type { Role } from '../../db/schema.js'
 import { ROLES } from '../../db/schema.js'
 import { unauthorized } from '../../lib/errors.js'
-import { objectEvent, withEvents } from '../../lib/events.js'
 import type { Oidc } from '../../lib/oidc.js'
 import { type SessionDeps, startSession } from '../../lib/sessions.js'
-import { recordLogin, toUser } from '../users/users.queries.js'
+import { recordLogin } from '../users/users.queries.js'
 import { activatePendingUser, insertSsoUser, type SsoRow, settingsByIssuer, userByEmail } from './sso.queries.js'
 
 /** An identity refused; the reason goes to the log, the caller only learns that it was refused. */
@@ -64,10 +63,7 @@ export async function signIn(db: Db, organizations: SsoRow[], claims: JWTPayload
     const newUser = { id: uuidv7(), email, ...namesOf(claims, email), role: roleFor(settings, claims) }
     // The new user is the actor of their own creation: they proved who they are to the identity provider.
     const source = { orgId: settings.organization_id, actor: { userId: newUser.id, role: newUser.role }, requestId }
-    await withEvents(db, source, async (trx, events) => {
-      const created = await insertSsoUser(trx, settings.organization_id, newUser)
-      if (created) events.push(objectEvent('user.created', 'user', toUser(created)))
-    })
+    await insertSsoUser(db, source, newUser)
     // The row just made, or the one a concurrent first sign-in made.
     user = await userByEmail(db, email)
     if (!user) throw new IdentityRejected('the new user could not be read back')
@@ -78,11 +74,7 @@ export async function signIn(db: Db, organizations: SsoRow[], claims: JWTPayload
   if (user.state === 'suspended') throw new IdentityRejected('the user is suspended')
   if (user.state === 'pending') {
     const { organization_id: orgId, id: userId, role } = user
-    await withEvents(db, { orgId, actor: { userId, role }, requestId }, async (trx, events) => {
-      const activated = await activatePendingUser(trx, orgId, userId)
-      if (activated)
-        events.push({ type: 'user.updated', target: { type: 'user', id: userId }, data: { changes: { state: ['pending', 'active'] } } })
-    })
+    await activatePendingUser(db, { orgId, actor: { userId, role }, requestId })
   }
   await recordLogin(db, user.id)
   return user

@@ -1,6 +1,10 @@
-import type { QueryCreator, Selectable } from 'kysely'
+import { type QueryCreator, type Selectable, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
 import type { DB, UploadsTable } from '../../db/schema.js'
+import type { Actor } from '../../lib/access.js'
+import { isoSql } from '../../lib/dates.js'
+import { type EventType, typedEventsInsert, wireJson } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 
 export type UploadRow = Selectable<UploadsTable>
 
@@ -71,13 +75,48 @@ export interface Processed {
 }
 
 /** The outcome of processing: uploaded → ready or rejected. Undefined when a concurrent call recorded it first. */
-export function markProcessed(db: Db, orgId: string, uploadId: string, result: Processed): Promise<UploadRow | undefined> {
+/** An upload in its wire shape as SQL over `alias`, `downloadUrl` null: what an event carries (a signed link is a credential). */
+const uploadWire = (alias: string) => ({
+  id: sql.ref(`${alias}.id`),
+  status: sql.ref(`${alias}.status`),
+  kind: sql.ref(`${alias}.kind`),
+  originalFilename: sql.ref(`${alias}.original_filename`),
+  sizeBytes: sql`coalesce(${sql.ref(`${alias}.size_bytes`)}, ${sql.ref(`${alias}.declared_size`)})`,
+  createdAt: isoSql(sql.ref(`${alias}.created_at`)),
+  downloadUrl: sql`null::text`,
+  derivatives: sql.ref(`${alias}.derivatives`),
+  width: sql.ref(`${alias}.width`),
+  height: sql.ref(`${alias}.height`),
+  pageCount: sql.ref(`${alias}.page_count`),
+  threatName: sql.ref(`${alias}.threat_name`),
+})
+
+/** Records the check's result on an upload still `uploaded`, with its `upload.ready` or `upload.rejected` event in the same statement. */
+export function markProcessed(db: Db, actor: Actor, uploadId: string, result: Processed): Promise<UploadRow | undefined> {
   return db
-    .updateTable('uploads')
-    .set({ ...result, updated_at: new Date() })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', uploadId)
-    .where('status', '=', 'uploaded')
-    .returningAll()
+    .with('a', (qc) =>
+      qc
+        .updateTable('uploads')
+        .set({ ...result, updated_at: new Date() })
+        .where('organization_id', '=', actor.orgId)
+        .where('id', '=', uploadId)
+        .where('status', '=', 'uploaded')
+        .returningAll(),
+    )
+    .with('audit', (qc) =>
+      typedEventsInsert(
+        qc,
+        actor,
+        'upload',
+        sql<{
+          type: EventType
+          target_id: string
+          data: unknown
+        }>`select 'upload.' || a.status as type, a.id as target_id, ${wireJson(uploadWire('a'))} as data from a`,
+        uuidv7s(1),
+      ),
+    )
+    .selectFrom('a')
+    .selectAll()
     .executeTakeFirst()
 }

@@ -3,11 +3,10 @@ import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { iso } from '../../lib/dates.js'
 import { conflict } from '../../lib/errors.js'
-import { objectEvent, withEvents } from '../../lib/events.js'
 import type { Metrics } from '../../lib/metrics.js'
 import type { Storage, StoredObject } from '../../lib/storage.js'
 import { inspect } from './uploads.inspect.js'
-import { findUpload, markProcessed, markUploaded, type Processed, type UploadRow } from './uploads.queries.js'
+import { findUpload, markProcessed, markUploaded, type UploadRow } from './uploads.queries.js'
 import type { Upload } from './uploads.schemas.js'
 
 // The presigned POST writes `incoming`; processing copies it to a key of its own and checks the copy,
@@ -89,11 +88,7 @@ async function processContent(db: Db, actor: Actor, storage: Storage, row: Uploa
       page_count: found.pageCount,
       threat_name: found.threatName,
     } as const
-    recorded = await withEvents(db, actor, async (trx, events) => {
-      const processed = await markProcessed(trx, row.organization_id, row.id, result)
-      if (processed) events.push(objectEvent(`upload.${processed.status as Processed['status']}`, 'upload', withoutLink(processed)))
-      return processed !== undefined
-    })
+    recorded = (await markProcessed(db, actor, row.id, result)) !== undefined
     // Counted by the call that moved the row, so a replay or a lost race does not count it twice.
     if (recorded) metrics.uploadsProcessed.inc({ outcome: result.status })
   } finally {

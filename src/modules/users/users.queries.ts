@@ -57,7 +57,7 @@ export function insertUser(db: Db, orgId: string, user: NewUser): Promise<UserRo
 }
 
 /** A user in its wire shape as SQL over `alias`, for the events the statements below write. */
-const userWire = (alias: string) => ({
+export const userWire = (alias: string) => ({
   id: sql.ref(`${alias}.id`),
   organizationId: sql.ref(`${alias}.organization_id`),
   email: sql.ref(`${alias}.email`),

@@ -3,7 +3,10 @@ import { type Selectable, sql, type Transaction } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../../db/database.js'
 import type { DB, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js'
-import { iso } from '../../lib/dates.js'
+import type { Actor } from '../../lib/access.js'
+import { iso, isoSql } from '../../lib/dates.js'
+import { eventsInsert, objectRows, updatedRows } from '../../lib/events.js'
+import { uuidv7s } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/pagination.js'
 import { type EventNames, eventNamesOf, withEventNames } from '../audit/event-names.queries.js'
 import type { Delivery, Webhook } from './webhooks.schemas.js'
@@ -47,11 +50,28 @@ export interface WebhookColumns {
   active?: boolean
 }
 
-export function insertWebhook(db: Executor, orgId: string, columns: WebhookColumns & { url: string; events: string[] }, secret: string) {
+/** A subscription in its wire shape as SQL over `alias`, for the events the statements below write. */
+const webhookWire = (alias: string) => ({
+  id: sql.ref(`${alias}.id`),
+  url: sql.ref(`${alias}.url`),
+  events: sql.ref(`${alias}.events`),
+  description: sql.ref(`${alias}.description`),
+  active: sql.ref(`${alias}.active`),
+  createdAt: isoSql(sql.ref(`${alias}.created_at`)),
+})
+
+/** Creates the subscription and its `webhook.created` event in one statement. */
+export function insertWebhook(db: Db, actor: Actor, columns: WebhookColumns & { url: string; events: string[] }, secret: string) {
   return db
-    .insertInto('webhooks')
-    .values({ id: uuidv7(), organization_id: orgId, ...columns, secret })
-    .returningAll()
+    .with('a', (qc) =>
+      qc
+        .insertInto('webhooks')
+        .values({ id: uuidv7(), organization_id: actor.orgId, ...columns, secret })
+        .returningAll(),
+    )
+    .with('audit', (qc) => eventsInsert(qc, actor, 'webhook.created', 'webhook', objectRows(webhookWire('a'), 'a'), uuidv7s(1)))
+    .selectFrom('a')
+    .selectAll()
     .executeTakeFirstOrThrow()
 }
 
@@ -60,18 +80,42 @@ export function findWebhook(db: Executor, orgId: string, webhookId: string, lock
   return (lock ? query.forUpdate() : query).executeTakeFirst()
 }
 
-export function updateWebhook(db: Executor, orgId: string, webhookId: string, changes: WebhookColumns & { secret?: string }) {
+/**
+ * Updates the subscription (the caller holds its row lock) and writes its `webhook.updated` event in
+ * the same statement, none when no wire field changed; the secret is no wire field: a rotation writes
+ * `webhook.secret_rotated`, with no data. Undefined when there is no such subscription.
+ */
+export function updateWebhook(db: Executor, actor: Actor, webhookId: string, changes: WebhookColumns | { secret: string }) {
+  const rows =
+    'secret' in changes ? sql<{ target_id: string; data: unknown }>`select a.id as target_id, '{}'::jsonb as data from a` : updatedRows(webhookWire)
   return db
-    .updateTable('webhooks')
-    .set({ ...changes, updated_at: new Date() })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', webhookId)
-    .returningAll()
+    .with('o', (qc) => qc.selectFrom('webhooks').selectAll().where('organization_id', '=', actor.orgId).where('id', '=', webhookId))
+    .with('a', (qc) =>
+      qc
+        .updateTable('webhooks')
+        .set({ ...changes, updated_at: new Date() })
+        .where('organization_id', '=', actor.orgId)
+        .where('id', '=', webhookId)
+        .returningAll(),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(qc, actor, 'secret' in changes ? 'webhook.secret_rotated' : 'webhook.updated', 'webhook', rows, uuidv7s(1)),
+    )
+    .selectFrom('a')
+    .selectAll()
     .executeTakeFirst()
 }
 
-export function deleteWebhook(db: Executor, orgId: string, webhookId: string) {
-  return db.deleteFrom('webhooks').where('organization_id', '=', orgId).where('id', '=', webhookId).returningAll().executeTakeFirst()
+/** Deletes the subscription (its delivery log goes with it) and writes its `webhook.deleted` event in one statement. */
+export function deleteWebhook(db: Db, actor: Actor, webhookId: string) {
+  return db
+    .with('a', (qc) =>
+      qc.deleteFrom('webhooks').where('organization_id', '=', actor.orgId).where('id', '=', webhookId).returningAll(),
+    )
+    .with('audit', (qc) => eventsInsert(qc, actor, 'webhook.deleted', 'webhook', objectRows(webhookWire('a'), 'a'), uuidv7s(1)))
+    .selectFrom('a')
+    .select('a.id')
+    .executeTakeFirst()
 }
 
 export function listWebhooks(db: Db, orgId: string, query: { limit: number; cursor?: string; include_count: boolean }) {
@@ -138,19 +182,25 @@ export async function requeueDelivery(db: Db, orgId: string, webhookId: string, 
   return rows.length > 0
 }
 
-/** The delivery of a `webhook.test` event to its one subscription, queued at once. */
-export async function insertTestDelivery(trx: Transaction<DB>, orgId: string, webhookId: string, eventId: string) {
-  const id = uuidv7()
+/**
+ * A `webhook.test` event and its delivery to its one subscription, queued at once, in one statement;
+ * returns the event's id.
+ */
+export async function insertTestEvent(trx: Transaction<DB>, actor: Actor, webhookId: string): Promise<string> {
+  const [eventId] = uuidv7s(1)
   await trx
-    .insertInto('webhook_deliveries')
-    .values({
-      id,
-      organization_id: orgId,
-      webhook_id: webhookId,
-      event_id: eventId,
-      event_type: 'webhook.test',
-      next_attempt_at: new Date(),
-    })
+    .with('e', (qc) =>
+      eventsInsert(qc, actor, 'webhook.test', 'webhook', sql`select ${webhookId}::uuid as target_id, '{}'::jsonb as data`, [eventId]),
+    )
+    .with('d', (qc) =>
+      qc
+        .insertInto('webhook_deliveries')
+        .values({ id: uuidv7(), organization_id: actor.orgId, webhook_id: webhookId, event_id: eventId, event_type: 'webhook.test', next_attempt_at: new Date() })
+        .returning('id'),
+    )
+    .with('q', () => sql`(select webhook_enqueue(array_agg(id), now()), pg_notify('webhook_deliveries', '') from d)`)
+    .selectFrom('q')
+    .select(sql`count(*)`.as('n'))
     .execute()
-  await sql`select webhook_enqueue(array[${id}::uuid], now()), pg_notify('webhook_deliveries', '')`.execute(trx)
+  return eventId
 }

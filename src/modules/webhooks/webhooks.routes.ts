@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { ADMIN } from '../../lib/access.js'
 import { conflict, notFound } from '../../lib/errors.js'
-import { appendEvents, updateEvents } from '../../lib/events.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { assertTarget } from './target-guard.js'
@@ -9,7 +8,7 @@ import {
   deleteWebhook,
   findDelivery,
   findWebhook,
-  insertTestDelivery,
+  insertTestEvent,
   insertWebhook,
   listDeliveries,
   listWebhooks,
@@ -36,8 +35,6 @@ import {
 const tags = ['webhooks']
 const config = { roles: ADMIN }
 
-const target = (id: string) => ({ type: 'webhook', id })
-
 export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rules } }) => {
   app.post(
     '/',
@@ -56,11 +53,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
     async (request, reply) => {
       await assertTarget(request.body.url, rules)
       const secret = newSecret()
-      const created = await db.transaction().execute(async (trx) => {
-        const row = await insertWebhook(trx, request.actor.orgId, request.body, secret)
-        await appendEvents(trx, request.actor, [{ type: 'webhook.created', target: target(row.id), data: toWebhook(row) }])
-        return row
-      })
+      const created = await insertWebhook(db, request.actor, request.body, secret)
       return reply.status(201).send({ ...toWebhook(created), secret })
     },
   )
@@ -124,9 +117,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
         if (!before) throw notFound('Webhook')
         const current = toWebhook(before)
         if (isDeepStrictEqual(current, { ...current, ...request.body })) return current
-        const after = toWebhook((await updateWebhook(trx, orgId, id, request.body))!)
-        await appendEvents(trx, request.actor, updateEvents('webhook.updated', 'webhook', current, after))
-        return after
+        return toWebhook((await updateWebhook(trx, request.actor, id, request.body))!)
       })
     },
   )
@@ -145,11 +136,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
       },
     },
     async (request, reply) => {
-      await db.transaction().execute(async (trx) => {
-        const row = await deleteWebhook(trx, request.actor.orgId, request.params.webhook_id)
-        if (!row) throw notFound('Webhook')
-        await appendEvents(trx, request.actor, [{ type: 'webhook.deleted', target: target(row.id), data: toWebhook(row) }])
-      })
+      if (!(await deleteWebhook(db, request.actor, request.params.webhook_id))) throw notFound('Webhook')
       return reply.status(204).send(null)
     },
   )
@@ -169,11 +156,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
     },
     async (request) => {
       const secret = newSecret()
-      await db.transaction().execute(async (trx) => {
-        const row = await updateWebhook(trx, request.actor.orgId, request.params.webhook_id, { secret })
-        if (!row) throw notFound('Webhook')
-        await appendEvents(trx, request.actor, [{ type: 'webhook.secret_rotated', target: target(row.id), data: {} }])
-      })
+      if (!(await updateWebhook(db, request.actor, request.params.webhook_id, { secret }))) throw notFound('Webhook')
       return { secret }
     },
   )
@@ -199,9 +182,7 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
         const row = await findWebhook(trx, orgId, id, true)
         if (!row) throw notFound('Webhook')
         if (!row.active) throw conflict('The webhook is not active')
-        const [eventId] = await appendEvents(trx, request.actor, [{ type: 'webhook.test', target: target(id), data: {} }])
-        await insertTestDelivery(trx, orgId, id, eventId)
-        return { eventId }
+        return { eventId: await insertTestEvent(trx, request.actor, id) }
       })
     },
   )

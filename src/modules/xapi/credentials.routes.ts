@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { v7 as uuidv7 } from 'uuid'
 import { ADMIN } from '../../lib/access.js'
 import { notFound } from '../../lib/errors.js'
-import { appendEvents } from '../../lib/events.js'
 import { NoContent } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { hashSecret } from './auth.js'
-import { deleteCredential, insertCredential, listCredentials } from './credentials.queries.js'
+import { createCredential, deleteCredential, listCredentials } from './credentials.queries.js'
 import {
   toCredential,
   XapiCredentialCreate,
@@ -18,7 +17,6 @@ import {
 
 const tags = ['learning records']
 const config = { roles: ADMIN }
-const target = (id: string) => ({ type: 'xapi_credential', id })
 
 /** The LRS's credentials (DECISIONS §13.1): admins create, list and delete them; the secret is shown once. */
 export const xapiCredentialsRoutes: ModulePlugin = (app, { db }) => {
@@ -40,19 +38,12 @@ export const xapiCredentialsRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request, reply) => {
       const secret = randomBytes(32).toString('base64url')
-      const { actor } = request
-      const created = await db.transaction().execute(async (trx) => {
-        const row = await insertCredential(trx, {
-          id: uuidv7(),
-          organization_id: actor.orgId,
-          name: request.body.name,
-          key: randomBytes(16).toString('hex'),
-          secret_hash: hashSecret(secret),
-          scopes: request.body.scopes ?? ['all'],
-          created_by: actor.userId,
-        })
-        await appendEvents(trx, actor, [{ type: 'xapi_credential.created', target: target(row.id), data: toCredential(row) }])
-        return row
+      const created = await createCredential(db, request.actor, {
+        id: uuidv7(),
+        name: request.body.name,
+        key: randomBytes(16).toString('hex'),
+        secret_hash: hashSecret(secret),
+        scopes: request.body.scopes ?? ['all'],
       })
       return reply.status(201).send({ ...toCredential(created), secret })
     },
@@ -88,11 +79,7 @@ export const xapiCredentialsRoutes: ModulePlugin = (app, { db }) => {
       },
     },
     async (request, reply) => {
-      await db.transaction().execute(async (trx) => {
-        const row = await deleteCredential(trx, request.actor.orgId, request.params.credential_id)
-        if (!row) throw notFound('Credential')
-        await appendEvents(trx, request.actor, [{ type: 'xapi_credential.deleted', target: target(row.id), data: toCredential(row) }])
-      })
+      if (!(await deleteCredential(db, request.actor, request.params.credential_id))) throw notFound('Credential')
       return reply.status(204).send(null)
     },
   )

@@ -50,6 +50,71 @@ with
       )
     returning
       *
+  ),
+  "audit" as (
+    insert into
+      "events" (
+        "id",
+        "organization_id",
+        "type",
+        "actor_user_id",
+        "actor_role",
+        "target_type",
+        "target_id",
+        "data",
+        "request_id"
+      )
+    select
+      ($13::uuid[]) [row_number() over ()],
+      $14::uuid,
+      $15::text,
+      $16::uuid,
+      $17::text,
+      $18::text,
+      e.target_id,
+      e.data,
+      $19::text
+    from
+      (
+        select
+          "a"."id" as target_id,
+          jsonb_build_object(
+            $20::text,
+            "a"."id",
+            $21::text,
+            "a"."user_id",
+            $22::text,
+            u.first_name || ' ' || u.last_name,
+            $23::text,
+            "u"."email",
+            $24::text,
+            "a"."ship_id",
+            $25::text,
+            "s"."name",
+            $26::text,
+            "s"."imo_number",
+            $27::text,
+            "a"."role",
+            $28::text,
+            "a"."start_date",
+            $29::text,
+            "a"."due_date",
+            $30::text,
+            "a"."end_date",
+            $31::text,
+            (
+              "a"."end_date" is null
+              or "a"."end_date" >= (now() at time zone 'utc')::date
+            )
+          ) as data
+        from
+          input i
+          join created a on a.id = i.id
+          join users u on u.id = a.user_id
+          join ships s on s.id = a.ship_id
+        order by
+          i.ord
+      ) e
   )
 select
   "i"."user_id" as "requested_user_id",

@@ -7,7 +7,9 @@ import { createOrg, type TestOrg } from '../../factories.js'
 import { type Received, type Receiver, startReceiver } from '../../webhook-receiver.js'
 import type { Database } from '../../../src/db/database.js'
 import { addDays, todayUtc } from '../../../src/lib/dates.js'
-import { appendEvents, type EventType } from '../../../src/lib/events.js'
+import type { DB } from '../../../src/db/schema.js'
+import { type EventType, eventsInsert } from '../../../src/lib/events.js'
+import { uuidv7s } from '../../../src/lib/ids.js'
 import { nextAttemptAt } from '../../../src/modules/webhooks/delivery.js'
 import { newSecret } from '../../../src/modules/webhooks/webhooks.queries.js'
 
@@ -42,12 +44,16 @@ async function subscribe(org: TestOrg, path: string, events: string[]) {
   return res.body as { id: string; secret: string }
 }
 
-const emit = (t: TestApp, org: TestOrg, ...types: EventType[]) =>
-  appendEvents(
-    t.database.db,
-    { orgId: org.id, actor: { userId: org.admin.id, role: 'admin' }, requestId: 'test-request' },
-    types.map((type) => ({ type, target: { type: type.split('.')[0], id: org.admin.id }, data: { n: 1 } })),
-  )
+/** Events of these types, committed together in this order; their ids. */
+async function emit(t: TestApp, org: TestOrg, ...types: EventType[]): Promise<string[]> {
+  const ids = uuidv7s(types.length)
+  const source = { orgId: org.id, actor: { userId: org.admin.id, role: 'admin' as const }, requestId: 'test-request' }
+  const rows = sql<{ target_id: string; data: unknown }>`select ${org.admin.id}::uuid as target_id, '{"n": 1}'::jsonb as data`
+  await t.database.db.transaction().execute(async (trx) => {
+    for (const [i, type] of types.entries()) await eventsInsert<DB>(trx, source, type, type.split('.')[0], rows, [ids[i]]).execute()
+  })
+  return ids
+}
 
 const deliveries = async (org: TestOrg, webhookId: string, api = org.admin.api) =>
   (await api.get(`${BASE}/${webhookId}/deliveries?limit=1000`)).body.items
