@@ -17,3 +17,21 @@ export async function conflictOnDuplicate<T>(write: Promise<T>, message: string,
     throw error
   }
 }
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back, and running it again may succeed. */
+export const isTransient = (error: unknown) => ['40P01', '40001'].includes((error as { code?: string })?.code ?? '')
+
+/**
+ * Runs a write that stands alone (one statement, or a whole transaction) again when PostgreSQL broke a
+ * deadlock by rolling it back, up to `attempts` times: writes that lock rows their triggers reach in
+ * no fixed order (a person's sea-service totals) can meet another such write the other way round.
+ */
+export async function retryTransient<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write()
+    } catch (error) {
+      if (!isTransient(error) || attempt >= attempts) throw error
+    }
+  }
+}

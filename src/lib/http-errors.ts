@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isTransient } from './db-errors.js'
 import { AppError, ValidationFailed } from './errors.js'
 import { undecodable } from './input-hygiene.js'
 
@@ -56,6 +57,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(422).send({
         detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }],
       })
+    }
+    if (isTransient(error)) {
+      request.log.warn({ err: error }, 'write rolled back by the database: deadlock or serialization failure')
+      return reply.status(503).header('retry-after', '1').send({ detail: 'Busy: try again' })
     }
     if (isDatabaseDown(error)) {
       request.log.warn({ err: error }, 'database unavailable')

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js'
 import type { Actor } from '../../lib/access.js'
 import { todayUtc } from '../../lib/dates.js'
+import { retryTransient } from '../../lib/db-errors.js'
 import { syncContractService } from './contract-service.queries.js'
 
 /**
@@ -17,5 +18,8 @@ export async function syncAfterAssignmentWrite(
 ): Promise<void> {
   const today = todayUtc()
   const ids = rows.filter((row) => endDateTouched || (row.end_date !== null && row.end_date < today)).map((row) => row.id)
-  if (ids.length > 0) await syncContractService(db, { orgId: actor.orgId, assignmentIds: ids, actor }, today)
+  if (ids.length === 0) return
+  const sync = () => syncContractService(db, { orgId: actor.orgId, assignmentIds: ids, actor }, today)
+  // Alone, the statement may run again after a deadlock; inside a transaction, the transaction is lost with it.
+  await (db.isTransaction ? sync() : retryTransient(sync))
 }
