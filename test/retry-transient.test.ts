@@ -18,28 +18,15 @@ describe('retryTransient', () => {
 
   it('gives up after its attempts, and never repeats a write that failed otherwise', async () => {
     let runs = 0
-    await expect(
-      retryTransient(
-        async () =>
-          void (runs++,
-          (() => {
-            throw deadlock()
-          })()),
-        3,
-      ),
-    ).rejects.toMatchObject({ code: '40P01' })
+    const failing = (error: Error) => async () => {
+      runs++
+      throw error
+    }
+    await expect(retryTransient(failing(deadlock()), 3)).rejects.toMatchObject({ code: '40P01' })
     expect(runs).toBe(3)
     runs = 0
     const unique = Object.assign(new Error('duplicate key'), { code: '23505' })
-    await expect(
-      retryTransient(
-        async () =>
-          void (runs++,
-          (() => {
-            throw unique
-          })()),
-      ),
-    ).rejects.toBe(unique)
+    await expect(retryTransient(failing(unique))).rejects.toBe(unique)
     expect(runs).toBe(1)
   })
 })
