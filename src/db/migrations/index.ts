@@ -23,6 +23,7 @@ import * as shipParticulars from './2026_11_27_2901_ship_particulars.js'
 import * as seaService from './2026_11_27_2902_sea_service.js'
 import * as courseCertificates from './2026_11_27_2903_course_certificates.js'
 import * as seaServiceTotals from './2026_11_27_2904_sea_service_totals.js'
+import * as seaServicePersonLocks from './2026_11_27_3001_sea_service_person_locks.js'
 import * as coursePackages from './2026_11_27_2701_course_packages.js'
 import * as learningSessions from './2026_11_27_2702_learning_sessions.js'
 import * as xapiHotRowKeys from './2026_11_27_2601_xapi_hot_row_keys.js'
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_2902_sea_service': seaService,
   '2026_11_27_2903_course_certificates': courseCertificates,
   '2026_11_27_2904_sea_service_totals': seaServiceTotals,
+  '2026_11_27_3001_sea_service_person_locks': seaServicePersonLocks,
   '2026_11_27_2701_course_packages': coursePackages,
   '2026_11_27_2702_learning_sessions': learningSessions,
   '2026_11_27_2601_xapi_hot_row_keys': xapiHotRowKeys,
