@@ -1,20 +1,17 @@
 // `npm run soak [-- --minutes 10 --scale 0.01]`: the production build under a steady mixed load at half
 // the capacity measured just before, for ten minutes, with the server's RSS sampled every few seconds.
 // Not part of CI. Exits 0 when it ran; the verdict on memory is in the printed table.
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
-import { loadFixtures } from '../bench/fixtures.js'
+import { apiOf, prepareBench } from '../bench/harness.js'
 import type { LoadRequest, LoadResult, LoadSpec } from '../bench/load.js'
 import { writeResults } from '../bench/report.js'
 import { runLoad } from '../bench/run-load.js'
-import { type Api, scenarios } from '../bench/scenarios.js'
-import { seed } from '../bench/seed.js'
+import { scenarios } from '../bench/scenarios.js'
 import { startServer, statusKb } from '../bench/server.js'
-import { createTokens } from '../src/lib/auth.js'
 import { PrivatePostgres } from '../test/private-postgres.js'
 
 const { values: args } = parseArgs({
@@ -95,22 +92,10 @@ async function main(): Promise<void> {
     await pg?.start()
     const url = external ?? `${pg!.url.replace(/\/postgres$/, '')}/seaworthy_soak`
     // The soak's mix has no LRS scenario: no xAPI statements.
-    const seeded = await seed(url, settings.scale, 0)
-    const fixtures = await loadFixtures(url, seeded.orgId, seeded.adminId)
-    const secret = randomBytes(48).toString('base64url')
-    const { token } = await createTokens(secret, 6 * 3600).issue({
-      sub: seeded.adminId,
-      org: seeded.orgId,
-      role: 'admin',
-      products: ['learn', 'crew'],
-    })
-    const headers = { authorization: `Bearer ${token}` }
+    const { fixtures, secret, headers } = await prepareBench(url, settings.scale, 0)
     const server = await startServer(url, secret, process.env.BENCH_SERVER || 'dist/src/server.js')
     try {
-      const api: Api = async (path) => {
-        const response = await fetch(server.url + path, { headers })
-        return { status: response.status, body: await response.json().catch(() => null) }
-      }
+      const api = apiOf(server.url, headers)
       const chosen = scenarios(fixtures).filter((s) => MIX.includes(s.name))
       const requests = interleave(await Promise.all(chosen.map((s) => s.prepare(api))))
       const spec = (duration: number, overallRate?: number): LoadSpec => ({
