@@ -19,7 +19,8 @@ export type { EventType }
 
 /**
  * A source the write itself finds (a link's user, a login's organization): its organization and actor
- * as SQL over the statement's CTEs, each one value.
+ * as SQL over the statement's CTEs, each one value, or over the event's row `e` (a sweep across
+ * organizations reads `e.organization_id`).
  */
 export interface FoundSource {
   orgId: RawBuilder<string>
@@ -36,8 +37,7 @@ const sourceOf = (source: AnySource | Actor): AnySource =>
 /**
  * The events of a write that is one statement, as the INSERT of one of its data-modifying CTEs: one
  * event per row of `rows` (SQL over the statement's CTEs giving `target_id` and `data` jsonb), so
- * the write stays one statement whatever its size. `ids` (`uuidv7s(n)`, n at least the rows) are handed
- * out in row order: the caller makes them, so that a statement compiled once binds new ones each time.
+ * the write stays one statement whatever its size. `ids`: see `EventIds`.
  */
 export function eventsInsert<D>(
   qc: QueryCreator<D>,
@@ -45,21 +45,32 @@ export function eventsInsert<D>(
   type: EventType,
   targetType: string,
   rows: RawBuilder<{ target_id: string; data: unknown }>,
-  ids: readonly string[],
+  ids?: EventIds,
 ): InsertQueryBuilder<D, any, InsertResult> {
   return insertEvents(qc, source, { type: sql`${type}::text`, targetType: sql`${targetType}::text` }, rows, ids)
 }
 
-/** As `eventsInsert`, for events of several types: each row of `rows` gives its `type`, and the events are written in their order. */
+/**
+ * As `eventsInsert`, for events of several types: each row of `rows` gives its `type` (and, when
+ * `targetType` is SQL over the rows `e`, its target's type), and the events are written in their order.
+ */
 export function typedEventsInsert<D>(
   qc: QueryCreator<D>,
   source: EventSource | FoundSource | Actor,
-  targetType: string,
+  targetType: string | RawBuilder<string>,
   rows: RawBuilder<{ type: EventType; target_id: string; data: unknown }>,
-  ids: readonly string[],
+  ids?: EventIds,
 ): InsertQueryBuilder<D, any, InsertResult> {
-  return insertEvents(qc, source, { type: sql`e.type`, targetType: sql`${targetType}::text` }, rows, ids)
+  const target = typeof targetType === 'string' ? sql`${targetType}::text` : targetType
+  return insertEvents(qc, source, { type: sql`e.type`, targetType: target }, rows, ids)
 }
+
+/**
+ * Event ids, UUIDv7, handed out in row order: made by the caller (`uuidv7s(n)`, n at least the rows, so
+ * that a statement compiled once binds new ones each time), or, absent, by the statement itself
+ * (`seaworthy_uuid_v7()`) for a sweep that cannot know its number of rows before it runs.
+ */
+export type EventIds = readonly string[]
 
 /** The one INSERT into `events`: `type` and `targetType` are SQL over the rows `e`. */
 function insertEvents<D>(
@@ -67,14 +78,15 @@ function insertEvents<D>(
   source: AnySource | Actor,
   { type, targetType }: { type: RawBuilder<unknown>; targetType: RawBuilder<unknown> },
   rows: RawBuilder<{ target_id: string; data: unknown }>,
-  ids: readonly string[],
+  ids: EventIds | undefined,
 ): InsertQueryBuilder<D, any, InsertResult> {
   const { orgId, actor, requestId } = sourceOf(source)
+  const id = ids === undefined ? sql`seaworthy_uuid_v7()` : sql`(${ids}::uuid[])[row_number() over ()]`
   return (qc as unknown as QueryCreator<DB>)
     .insertInto('events')
     .columns(['id', 'organization_id', 'type', 'actor_user_id', 'actor_role', 'target_type', 'target_id', 'data', 'request_id'])
     .expression(
-      sql`select (${ids}::uuid[])[row_number() over ()], ${orgId}::uuid, ${type}, ${actor?.userId ?? null}::uuid,
+      sql`select ${id}, ${orgId}::uuid, ${type}, ${actor?.userId ?? null}::uuid,
         ${actor?.role ?? null}::text, ${targetType}, e.target_id, e.data, ${requestId}::text
       from (${rows}) e`,
     ) as unknown as InsertQueryBuilder<D, any, InsertResult>

@@ -1,6 +1,11 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/database.js'
+import type { DB } from '../../db/schema.js'
+import { type FoundSource, typedEventsInsert } from '../../lib/events.js'
 import { DEFAULT_NOTIFICATION_DAYS } from '../organizations/settings.js'
+
+/** The system announces, in each document's organization; the statement makes the events' ids. */
+const SWEEP: FoundSource = { orgId: sql`e.organization_id`, actor: null, requestId: null }
 
 /**
  * One sweep over every organization (DECISIONS §11). Each document with an expiry date is due for
@@ -33,14 +38,17 @@ export async function sweepExpiryNotices(db: Db, today: string): Promise<number>
       on conflict do nothing
       returning target_type, target_id, expiry_date, threshold
     )
-    insert into events (id, organization_id, type, target_type, target_id, data)
-    select seaworthy_uuid_v7(), due.organization_id,
-      case when due.threshold = 0 then 'document.expired' else 'document.expiring' end,
-      due.target_type, due.id,
-      jsonb_build_object('userId', due.user_id, 'type', due.type, 'expiryDate', to_char(due.expiry_date, 'YYYY-MM-DD'),
-        'daysLeft', due.days_left)
-        || case when due.threshold > 0 then jsonb_build_object('threshold', due.threshold) else '{}'::jsonb end
-    from announced join due on due.id = announced.target_id and due.target_type = announced.target_type
-    order by due.organization_id, due.expiry_date, due.id`.execute(db)
+    ${typedEventsInsert<DB>(
+      db,
+      SWEEP,
+      sql`e.target_type`,
+      sql`select case when due.threshold = 0 then 'document.expired' else 'document.expiring' end as type,
+        due.organization_id, due.target_type, due.id as target_id,
+        jsonb_build_object('userId', due.user_id, 'type', due.type, 'expiryDate', to_char(due.expiry_date, 'YYYY-MM-DD'),
+          'daysLeft', due.days_left)
+          || case when due.threshold > 0 then jsonb_build_object('threshold', due.threshold) else '{}'::jsonb end as data
+      from announced join due on due.id = announced.target_id and due.target_type = announced.target_type
+      order by due.organization_id, due.expiry_date, due.id`,
+    )}`.execute(db)
   return Number(numAffectedRows ?? 0)
 }

@@ -1,8 +1,9 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../../db/database.js'
+import type { DB } from '../../db/schema.js'
 import type { Actor } from '../../lib/access.js'
 import { isoSql } from '../../lib/dates.js'
-import { changesSql } from '../../lib/events.js'
+import { changesSql, type EventType, eventsInsert, type FoundSource } from '../../lib/events.js'
 
 /**
  * An experience row in its wire shape (DECISIONS §3), over its row `x` and its verification `v`, for the
@@ -41,11 +42,14 @@ const scopeOf = (scope: ContractScope, alias: string): RawBuilder<unknown> =>
  */
 export async function syncContractService(db: Db, scope: ContractScope, today: string): Promise<number> {
   const actor = 'everyOrganization' in scope ? null : scope.actor
-  const events = (type: string, rows: RawBuilder<unknown>) => sql`
-    insert into events (id, organization_id, type, actor_user_id, actor_role, target_type, target_id, data, request_id)
-    select seaworthy_uuid_v7(), e.organization_id, ${type}, ${actor?.userId ?? null}::uuid, ${actor?.role ?? null}::text, 'experience',
-      e.target_id, e.data, ${actor?.requestId ?? null}::text
-    from (${rows}) e order by e.target_id`
+  // The sweep spans organizations: each event's is its row's, and the statement makes the ids.
+  const source: FoundSource = {
+    orgId: sql`e.organization_id`,
+    actor: actor && { userId: sql`${actor.userId}`, role: sql`${actor.role}` },
+    requestId: actor?.requestId ?? null,
+  }
+  const events = (type: EventType, rows: RawBuilder<{ target_id: string; data: unknown }>) =>
+    eventsInsert<DB>(db, source, type, 'experience', sql`${rows} order by target_id`)
   const { rows } = await sql<{ n: number }>`
     with wanted as (
       select a.id as assignment_id, a.organization_id, a.user_id, o.name as company_name, a.role as position, s.ship_type::text as ship_type,
