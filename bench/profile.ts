@@ -3,8 +3,9 @@
 // profile over the load, split by layer and function (bench/profile-summary.ts); PostgreSQL's own
 // statements (pg_stat_statements: calls, time, per request); and, after the load, a few requests with
 // auto_explain on, which logs each statement's EXPLAIN (ANALYZE, BUFFERS) with its triggers' time. Both
-// extensions must be preloaded, so the database is a cluster of the profiler's own (bench/profile-postgres.ts)
-// unless BENCH_DATABASE_URL names one that has them. Writes bench/results/profile.md and profile.json.
+// extensions must be preloaded, so the database is always in a cluster of the profiler's own
+// (bench/profile-postgres.ts), whose log the plans are read from and whose settings the explain pass
+// changes: never a shared server. Writes bench/results/profile.md and profile.json.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,7 +26,7 @@ const env = process.env
 const DEFAULT_SCENARIOS =
   'baseline,assignment-get,courses-first,courses-search,document-create,assignment-patch,attempt-record,bulk-update-10,bulk-update-1000'
 const settings = {
-  databaseUrl: env.BENCH_DATABASE_URL || ensureProfilePostgres('seaworthy_bench'),
+  databaseUrl: ensureProfilePostgres(env.PROFILE_DATABASE || 'seaworthy_bench'),
   scale: Number(env.SCALE || 1),
   duration: Number(env.BENCH_DURATION || 10),
   connections: Number(env.BENCH_CONNECTIONS || 32),
