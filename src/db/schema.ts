@@ -417,6 +417,8 @@ export interface LearningSessionsTable {
   created_at: CreatedAt
   expires_at: Date
   last_seen_at: Nullable<Date>
+  /** cmi5 §10: the AU has read its LMS.LaunchData State document (it must, before `initialized`). */
+  launch_data_read: Generated<boolean>
   initialized: Generated<boolean>
   completed: Generated<boolean>
   outcome: ColumnType<'passed' | 'failed' | null, 'passed' | 'failed' | null | undefined, 'passed' | 'failed' | null>

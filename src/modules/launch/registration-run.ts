@@ -117,10 +117,11 @@ export async function settle(
   )
   const ids = lmsIds(config.publicUrl)
   const at = statementContext(run, sessionId)
+  // Each `satisfied` is grouped under the publisher id of what it is about: the block's, or the course's (cmi5 §9.6.2.3).
   const statements = [
-    ...run.blocks.flatMap((_, index) =>
+    ...run.blocks.flatMap((block, index) =>
       after.blocks[index] && !before.blocks[index]
-        ? [lmsStatement(at, 'satisfied', { id: ids.block(run.packageId, index), type: BLOCK_TYPE })]
+        ? [lmsStatement({ ...at, publisherId: block.id }, 'satisfied', { id: ids.block(run.packageId, index), type: BLOCK_TYPE })]
         : [],
     ),
     ...(after.course && !before.course ? [lmsStatement(at, 'satisfied', { id: ids.course(run.packageId), type: COURSE_TYPE })] : []),

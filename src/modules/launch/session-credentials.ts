@@ -4,10 +4,12 @@ import type { Db } from '../../db/database.js'
 import { agentKey } from '../xapi/agents.js'
 import { hashSecret, type XapiAuthenticator } from '../xapi/auth.js'
 import { XapiError } from '../xapi/errors.js'
+import { LAUNCH_DATA } from '../xapi/session.js'
+import { assertValidStatement, normalizeStatement } from '../xapi/statement-rules.js'
 import { applyAuStatements } from './cmi5-rules.js'
 import { satisfaction } from './move-on.js'
 import { type LaunchDeps, learnerAgent, loadRun, newSecret, settle } from './registration-run.js'
-import { auStates, findSession, lockSession, recordAuStates, spendFetch, updateSession } from './sessions.queries.js'
+import { auStates, findSession, lockSession, recordAuStates, recordLaunchDataRead, spendFetch, updateSession } from './sessions.queries.js'
 import { endSession } from './sessions.service.js'
 
 /** A session credential's key: `session.<session id>` (never a credential key of the credentials API, which are hex). */
@@ -55,16 +57,20 @@ export const sessionCredentials =
     if (session.ended_at) throw new XapiError(403, `This launch session has ended (${session.ended_by})`)
     if (session.expires_at <= new Date()) throw new XapiError(403, 'This launch session has expired')
     const learner = learnerAgent(config.publicUrl, { id: session.user_id, first_name: '', last_name: '' })
+    const actorKey = agentKey(learner) as string
     return {
       orgId: session.organization_id,
       credentialId: null,
       scopes: ['statements/write', 'statements/read', 'state', 'profile'],
       authority: { objectType: 'Agent', name: 'Seaworthy launch session', account: { homePage: config.publicUrl, name: `session/${session.id}` } },
       session: {
-        actorKey: agentKey(learner) as string,
+        actorKey,
         registration: session.registration_id,
         activityId: session.activity_id,
-        store: (trx, statements, storeAll) => storeSessionStatements({ db: trx, config }, session, statements, storeAll),
+        store: (trx, statements, storeAll) => storeSessionStatements({ db: trx, config }, { ...session, actorKey }, statements, storeAll),
+        stateRead: async (db, stateId) => {
+          if (stateId === LAUNCH_DATA) await recordLaunchDataRead(db, session.id)
+        },
       },
     }
   }
@@ -72,7 +78,7 @@ export const sessionCredentials =
 /** An AU's statements, under cmi5's rules, and what they change: the session, the registration's AU, moveOn, the end. */
 async function storeSessionStatements(
   deps: LaunchDeps,
-  found: { id: string; organization_id: string; registration_id: string },
+  found: { id: string; organization_id: string; registration_id: string; actorKey: string },
   statements: readonly Record<string, any>[],
   storeAll: () => Promise<string[]>,
 ): Promise<string[]> {
@@ -84,8 +90,24 @@ async function storeSessionStatements(
   const au = run.aus[session.au_index]
   const states = await auStates(trx, run.reg.id)
   const auBefore = states.get(session.au_index) ?? { completed: false, passed: false, waived: null }
+  // xAPI's rules first (400), on the statements as they will be stored; cmi5's then (403).
+  const checked = statements.map((statement, index) => {
+    const normalized = statement && typeof statement === 'object' && !Array.isArray(statement) ? normalizeStatement(statement) : statement
+    assertValidStatement(normalized, statements.length === 1 ? 'statement' : `statements[${index}]`)
+    return normalized
+  })
+  const launch = {
+    sessionId: session.id,
+    activityId: session.activity_id,
+    registration: session.registration_id,
+    actorKey: found.actorKey,
+    publisherId: au.publisher_id,
+    launchMode: session.launch_mode,
+    masteryScore: au.mastery_score,
+    launchDataRead: session.launch_data_read,
+  }
   const after = applyAuStatements(
-    { sessionId: session.id, activityId: session.activity_id, launchMode: session.launch_mode, masteryScore: au.mastery_score },
+    launch,
     {
       session: {
         initialized: session.initialized,
@@ -97,7 +119,7 @@ async function storeSessionStatements(
       },
       au: auBefore,
     },
-    statements,
+    checked,
   )
   const ids = await storeAll()
   const updated = await updateSession(trx, session.id, {

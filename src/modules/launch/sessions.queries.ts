@@ -156,6 +156,11 @@ export function findSession(db: Db, sessionId: string) {
     .executeTakeFirst()
 }
 
+/** cmi5 §10: the session's AU has read its LMS.LaunchData (written once; later reads change nothing). */
+export async function recordLaunchDataRead(db: Db, sessionId: string) {
+  await db.updateTable('learning_sessions').set({ launch_data_read: true }).where('id', '=', sessionId).where('launch_data_read', '=', false).execute()
+}
+
 export function updateSession(db: Db, sessionId: string, changes: Updateable<LearningSessionsTable>) {
   return db.updateTable('learning_sessions').set(changes).where('id', '=', sessionId).returningAll().executeTakeFirstOrThrow()
 }

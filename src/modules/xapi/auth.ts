@@ -34,6 +34,8 @@ export interface XapiSession {
   registration: string
   activityId: string
   store(trx: Db, statements: readonly Record<string, any>[], storeAll: () => Promise<string[]>): Promise<string[]>
+  /** Told of each State document the session reads (cmi5 §10: the LMS records the read of LMS.LaunchData). */
+  stateRead(db: Db, stateId: string): Promise<void>
 }
 
 /**

@@ -55,6 +55,7 @@ async function read(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, reply:
   }
   const doc = await findDocument(deps.db, call.principal.orgId, scope, id)
   if (!doc) throw xapiNotFound('Document')
+  if (kind.kind === 'state') await call.principal.session?.stateRead(deps.db, id)
   return reply.type(doc.content_type).header('etag', doc.etag).header('last-modified', doc.updated.toUTCString()).send(doc.content)
 }
 

@@ -177,6 +177,19 @@ describe('moveOn, blocks and waive', () => {
     await au2.lrs.post('/statements', au2.statement('passed'))
     expect((await verbsOf(registrationId)).filter((verb) => verb === 'satisfied')).toHaveLength(2) // and the course
     expect((await org.crew.api.get(`/api/v1/learn/registrations/${registrationId}`)).body.status).toBe('passed')
+    // Each satisfied is grouped under the publisher id of what it is about (cmi5 §9.6.2.3).
+    const satisfied = await t.database.db
+      .selectFrom('xapi_statements')
+      .select('statement')
+      .where('organization_id', '=', org.id)
+      .where('registration', '=', registrationId)
+      .where('verb_id', '=', 'https://w3id.org/xapi/adl/verbs/satisfied')
+      .orderBy('seq')
+      .execute()
+    expect(satisfied.map(({ statement }) => (statement as { context: { contextActivities: { grouping: unknown } } }).context.contextActivities.grouping)).toEqual([
+      [{ id: blocks[0].id }],
+      [{ id: 'https://example.com/courses/fire-safety' }],
+    ])
   })
 
   it('satisfies a course of NotApplicable AUs on its first launch', async () => {
