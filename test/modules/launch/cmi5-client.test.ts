@@ -1,54 +1,23 @@
-import XMLHttpRequest from 'xhr2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../app.js'
 import { createOrg, type TestOrg } from '../../factories.js'
+import { launchParameters, loadCmi5 } from '../../fixtures/cmi5-client.js'
 import { packagedCourse } from '../../fixtures/launch.js'
 import { enroll } from '../../fixtures/registrations.js'
 import { lrs } from '../../fixtures/xapi.js'
 
-// The cmi5 client library @xapi/cmi5 as an AU would run it: over real HTTP, from the launch URL. Its
-// bundled HTTP client speaks only XMLHttpRequest, which Node lacks: xhr2 provides it over node:http,
-// installed before the library is loaded (its HTTP client looks for it once, as it loads).
-globalThis.XMLHttpRequest ??= XMLHttpRequest
-interface Cmi5Client {
-  initialize(): Promise<unknown>
-  getLaunchData(): Record<string, unknown>
-  pass(score: number): Promise<unknown>
-  complete(): Promise<unknown>
-  terminate(): Promise<unknown>
-}
-let Cmi5: new (launchParameters: LaunchParameters) => Cmi5Client
+// The cmi5 client library @xapi/cmi5 as an AU would run it: over real HTTP, from the launch URL.
+let Cmi5: Awaited<ReturnType<typeof loadCmi5>>
 let t: TestApp
 let org: TestOrg
 let origin: string
 beforeAll(async () => {
-  Cmi5 = (await import('@xapi/cmi5')).default as unknown as typeof Cmi5
+  Cmi5 = await loadCmi5()
   t = await buildTestApp()
   org = await createOrg(t.app, t.database.db)
   origin = await t.app.listen({ host: '127.0.0.1', port: 0 })
 })
 afterAll(() => t.app.close())
-
-interface LaunchParameters {
-  endpoint: string
-  fetch: string
-  actor: unknown
-  registration: string
-  activityId: string
-}
-
-/** The launch URL's parameters, with the service's public URL replaced by where this test listens. */
-function launchParameters(url: string): LaunchParameters {
-  const params = new URL(url).searchParams
-  const here = (value: string) => value.replace(t.config.publicUrl, origin)
-  return {
-    endpoint: here(params.get('endpoint')!),
-    fetch: here(params.get('fetch')!),
-    actor: JSON.parse(params.get('actor')!),
-    registration: params.get('registration')!,
-    activityId: params.get('activityId')!,
-  }
-}
 
 describe('a cmi5 AU driven by @xapi/cmi5', () => {
   it('initializes, passes, completes and terminates: the registration passes with its score, time and attempt', async () => {
@@ -59,7 +28,7 @@ describe('a cmi5 AU driven by @xapi/cmi5', () => {
     expect(launched.body).toMatchObject({ standard: 'cmi5', launchMethod: 'AnyWindow', sessionId: expect.any(String) })
     expect(launched.body.url.startsWith(`${t.config.contentOrigin}/content/`)).toBe(true)
 
-    const au = new Cmi5(launchParameters(launched.body.url))
+    const au = new Cmi5(launchParameters(launched.body.url, t.config.publicUrl, origin))
     await au.initialize()
     expect(au.getLaunchData()).toMatchObject({ launchMode: 'Normal', moveOn: 'CompletedAndPassed', masteryScore: 0.8 })
     await au.pass(0.9)
