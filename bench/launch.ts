@@ -140,14 +140,27 @@ async function main(): Promise<void> {
       registration,
       auth: basic(key, secret),
     }
+    // As an AU: LMS.LaunchData first (cmi5 §10), then `initialized` in its context template.
+    const state = new URLSearchParams({ activityId: session.activityId, agent: params.get('actor')!, registration, stateId: 'LMS.LaunchData' })
+    const launchData = await fetch(`${url}/api/v1/learn/xapi/activities/state?${state}`, {
+      headers: { authorization: session.auth, 'x-experience-api-version': '1.0.3' },
+    })
+    if (!launchData.ok) throw new Error(`LMS.LaunchData: ${launchData.status}`)
+    const { contextTemplate } = (await launchData.json()) as { contextTemplate: { contextActivities: { grouping: unknown[] } } }
     await call(
       '/api/v1/learn/xapi/statements',
       { authorization: session.auth },
       {
+        id: randomUUID(),
         actor: session.actor,
         verb: { id: 'http://adlnet.gov/expapi/verbs/initialized' },
         object: { id: session.activityId },
-        context: { registration, contextActivities: { category: [{ id: CMI5 }] }, extensions: { [SESSION_ID]: session.id } },
+        context: {
+          registration,
+          contextActivities: { grouping: contextTemplate.contextActivities.grouping, category: [{ id: CMI5 }] },
+          extensions: { [SESSION_ID]: session.id },
+        },
+        timestamp: new Date().toISOString(),
       },
     )
     sessions.push(session)
@@ -162,6 +175,7 @@ async function main(): Promise<void> {
       verb: { id: 'http://adlnet.gov/expapi/verbs/experienced' },
       object: { id: `${s.activityId}/page/2` },
       context: { registration: s.registration, extensions: { [SESSION_ID]: s.id } },
+      timestamp: '2026-01-01T00:00:00.000Z',
     })
   const xapiHeaders = { 'x-experience-api-version': '1.0.3' }
   // Launch last: each launch abandons the registration's open session, which the statements use.
