@@ -1,83 +1,15 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CMI5_RULES } from '../../../src/modules/launch/cmi5-rule-table.js'
-import { buildTestApp, type TestApp } from '../../app.js'
-import { createOrg, type TestOrg } from '../../factories.js'
-import { type Cmi5Client, launchParameters, loadCmi5, refusal, statementOf } from '../../fixtures/cmi5-client.js'
-import { packagedCourse } from '../../fixtures/launch.js'
-import { enroll } from '../../fixtures/registrations.js'
+import { type Started, type Start, sendRaw, useCmi5Aus } from '../../fixtures/cmi5-au.js'
+import { refusal, statementOf } from '../../fixtures/cmi5-client.js'
+import type { packagedCourse } from '../../fixtures/launch.js'
 
 // Every rule of cmi5's statement rule table broken once by an AU that @xapi/cmi5 runs over real HTTP: the
 // LRS refuses the statement (403 naming the rule; xAPI's own rules 400) and stores nothing of it.
 
 type Json = Record<string, any>
-type Aus = Parameters<typeof packagedCourse>[2]
-let Cmi5: Awaited<ReturnType<typeof loadCmi5>>
-let t: TestApp
-let org: TestOrg
-let origin: string
-beforeAll(async () => {
-  Cmi5 = await loadCmi5()
-  t = await buildTestApp()
-  org = await createOrg(t.app, t.database.db)
-  origin = await t.app.listen({ host: '127.0.0.1', port: 0 })
-})
-afterAll(() => t.app.close())
-
-interface Started {
-  au: Cmi5Client
-  registrationId: string
-  sessionId: string
-  /** The session credential (the fetch URL's auth-token) when the test fetched it, not the library. */
-  token?: string
-}
-
-/** How far the AU has gone: `initialized` (the library's initialize), `read` (LMS.LaunchData read, nothing sent) or `fetched` (its credential only). */
-type Start = 'initialized' | 'read' | 'fetched'
-
-async function launch(registrationId: string, launchMode: string, start: Start): Promise<Started> {
-  const launched = await org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/launch`, { launchMode })
-  expect(launched.status).toBe(201)
-  const au = new Cmi5(launchParameters(launched.body.url, t.config.publicUrl, origin))
-  const started = { au, registrationId, sessionId: launched.body.sessionId }
-  if (start === 'initialized') return au.initialize().then(() => started)
-  const fetched = await fetch(au.getLaunchParameters().fetch, { method: 'POST' })
-  const token = ((await fetched.json()) as { 'auth-token': string })['auth-token']
-  // Given a session state, the library reads LMS.LaunchData and sends nothing.
-  if (start === 'read') await au.initialize({ authToken: token, initializedDate: new Date() })
-  return { ...started, token }
-}
-
-async function started(aus: Aus, launchMode: string, start: Start) {
-  const { courseId } = await packagedCourse(t.database.db, org.id, aus)
-  const { registrationId } = await enroll(t.database.db, org.id, org.crew.id, { courseId })
-  return launch(registrationId, launchMode, start)
-}
-
-const stored = async (registrationId: string) =>
-  await t.database.db
-    .selectFrom('xapi_statements')
-    .select(['id', 'verb_id'])
-    .where('registration', '=', registrationId)
-    .orderBy('seq')
-    .execute()
-
-/** The AU's session again, after its first ended: a new launch, initialized. */
-async function again(s: Started) {
-  await s.au.terminate()
-  s.au = (await launch(s.registrationId, 'Normal', 'initialized')).au
-}
-
-/** Sends a statement as an AU without the library would: with the session credential, before reading LMS.LaunchData. */
-async function sendRaw(s: Started, statement: Json) {
-  const { endpoint } = s.au.getLaunchParameters()
-  const answer = await fetch(new URL(`statements?statementId=${statement.id}`, endpoint.endsWith('/') ? endpoint : `${endpoint}/`), {
-    method: 'PUT',
-    headers: { authorization: `Basic ${s.token}`, 'x-experience-api-version': '1.0.3', 'content-type': 'application/json' },
-    body: JSON.stringify(statement),
-  })
-  if (!answer.ok) throw { response: { status: answer.status, data: await answer.json() } }
-}
+const { started, stored, again, registration } = useCmi5Aus()
 
 /** A step in a session of the registration before the one that breaks the rule. */
 const inSessionBefore = (step: (s: Started) => Promise<unknown>) => async (s: Started) => {
@@ -107,7 +39,7 @@ const MASTERY = 'https://w3id.org/xapi/cmi5/context/extensions/masteryscore'
 
 interface Case {
   rule: string
-  aus?: Aus
+  aus?: Parameters<typeof packagedCourse>[2]
   launchMode?: string
   start?: Start
   status?: 400 | 403
@@ -289,8 +221,6 @@ describe("cmi5's statement rules, each broken by an AU over HTTP", () => {
 })
 
 describe('what cmi5 allows', () => {
-  const registration = async (id: string) => (await org.crew.api.get(`/api/v1/learn/registrations/${id}`)).body
-
   it('takes a passed without a score, and so without the masteryScore extension, from an AU with a masteryScore', async () => {
     const s = await started([{ moveOn: 'Passed', masteryScore: 0.8 }], 'Normal', 'initialized')
     expect(await refusal(send(s, statementOf(s.au, 'passed')))).toBeNull()
