@@ -1,6 +1,7 @@
 // `npm run bench:imports`: course package imports, end to end in one process (upload, finalize, the import
 // job, storage): the multi-AU cmi5 fixture (8 AUs, 4.2 MB expanded) and a 1,000-AU cmi5.xml. Reports the
 // seconds from the import request to `complete` (median of the rounds) and the process's peak RSS.
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -50,7 +51,13 @@ async function main(): Promise<void> {
     products: ['learn'],
     admin: { email: `bench-${suffix}@example.test`, password: 'bench password 1234', firstName: 'Bench', lastName: 'Admin' },
   })
-  const { token } = await createTokens(SECRET, 3600).issue({ sub: adminUserId, org: organizationId, role: 'admin', products: ['learn'] })
+  const { token } = await createTokens(SECRET, 3600).issue({
+    sub: adminUserId,
+    org: organizationId,
+    role: 'admin',
+    products: ['learn'],
+    sid: randomUUID(),
+  })
   const call = async (method: 'GET' | 'POST', url: string, body?: object) =>
     (await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(body ? { payload: body } : {}) })).json()
 

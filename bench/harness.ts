@@ -28,6 +28,7 @@ export async function prepareBench(databaseUrl: string, scale: number, xapiState
     org: seeded.orgId,
     role: 'admin',
     products: ['learn', 'crew'],
+    sid: randomUUID(),
   })
   return { seeded, fixtures, secret, headers: { authorization: `Bearer ${token}` } }
 }

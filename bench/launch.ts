@@ -63,7 +63,13 @@ async function main(): Promise<void> {
     products: ['learn'],
     admin: { email: `launch-${suffix}@example.test`, password: 'bench password 1234', firstName: 'Bench', lastName: 'Admin' },
   })
-  const { token } = await createTokens(SECRET, 3600).issue({ sub: adminUserId, org: orgId, role: 'admin', products: ['learn'] })
+  const { token } = await createTokens(SECRET, 3600).issue({
+    sub: adminUserId,
+    org: orgId,
+    role: 'admin',
+    products: ['learn'],
+    sid: randomUUID(),
+  })
   const courseId = randomUUID()
   await db
     .insertInto('courses')

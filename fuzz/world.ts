@@ -72,7 +72,8 @@ export class World {
   private async mintTokens(secret: string): Promise<void> {
     const tokens = createTokens(secret, 3600)
     const products: ('learn' | 'crew')[] = ['learn', 'crew']
-    const token = async (org: Org, role: Role) => (await tokens.issue({ sub: org.users[role], org: org.id, role, products })).token
+    const token = async (org: Org, role: Role) =>
+      (await tokens.issue({ sub: org.users[role], org: org.id, role, products, sid: uuidv7() })).token
     const key = new TextEncoder().encode(secret)
     const sign = (claims: Record<string, unknown>, signingKey = key, expires: string | number = '1h') =>
       new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(expires).sign(signingKey)

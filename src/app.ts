@@ -11,7 +11,7 @@ import { ACTOR_CHANNEL, ActorCache } from './lib/actor-cache.js'
 import { createTokens, registerAuth } from './lib/auth.js'
 import { registerConsole } from './lib/console.js'
 import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
-import { httpServerOptions } from './lib/http-server.js'
+import { httpServerOptions, watchBodies } from './lib/http-server.js'
 import { registerIdempotency } from './lib/idempotency.js'
 import { parseForm } from './lib/input-hygiene.js'
 import { DEFAULT_TUNING, Jobs, type JobTuning } from './lib/jobs.js'
@@ -68,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerRequestMetrics(app, metrics)
   registerErrorHandler(app)
   registerDrain(app, config.shutdownGraceSeconds)
+  watchBodies(app, config)
   await registerSecurityHeaders(app)
   // DECISIONS §12: gzip or br above 1 KiB when accepted. Request bodies stay uncompressed, as before.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], globalDecompression: false })

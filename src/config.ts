@@ -58,6 +58,10 @@ const EnvSchema = Type.Object({
   IDLE_TIMEOUT_SECONDS: Type.Integer({ default: 120, minimum: 1, maximum: 3600 }),
   KEEP_ALIVE_TIMEOUT_SECONDS: Type.Integer({ default: 72, minimum: 1, maximum: 3600 }),
   MAX_REQUESTS_PER_SOCKET: Type.Integer({ default: 1000, minimum: 0 }),
+  // Slow request bodies: every REQUEST_BODY_GRACE_SECONDS of a body must bring that many seconds of the
+  // minimum rate, or it is cut with a 408 (0: no minimum rate; REQUEST_TIMEOUT_SECONDS still applies).
+  REQUEST_MIN_BYTES_PER_SECOND: Type.Integer({ default: 512, minimum: 0, maximum: 1_000_000_000 }),
+  REQUEST_BODY_GRACE_SECONDS: Type.Integer({ default: 10, minimum: 1, maximum: 3600 }),
   DB_CONNECT_TIMEOUT_MS: Type.Integer({ default: 3000, minimum: 100, maximum: 60000 }),
   // GET /metrics asks for this bearer token when it is set; open otherwise (keep it off the public network then).
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -137,7 +141,7 @@ export interface Config extends DatabaseConfig {
   readonly corsOrigins: readonly string[]
   readonly shutdownGraceSeconds: number
   readonly http: {
-    /** Whole request, headers and body, from the first byte. */
+    /** A request's body, from the end of its headers (bound by `headersTimeoutSeconds`); not the embedded upload target's. */
     readonly requestTimeoutSeconds: number
     readonly headersTimeoutSeconds: number
     /** A socket with no traffic at all while a request is open. */
@@ -145,6 +149,9 @@ export interface Config extends DatabaseConfig {
     readonly keepAliveTimeoutSeconds: number
     /** 0: no limit. */
     readonly maxRequestsPerSocket: number
+    /** A body's least rate, over every `bodyGraceSeconds` of it; 0: none. */
+    readonly minBytesPerSecond: number
+    readonly bodyGraceSeconds: number
   }
   /** Files on S3-compatible storage when S3_BUCKET is set; local disk under dataDir otherwise. */
   readonly s3: S3Config | null
@@ -260,7 +267,9 @@ function readS3(env: Env): S3Config | null {
 function checkContentOrigin(env: Env): void {
   if (env.PORT === 65535) throw new ConfigError('Invalid configuration: PORT 65535 leaves no PORT + 1 for package content')
   if (env.CONTENT_ORIGIN && env.PUBLIC_URL && new URL(env.CONTENT_ORIGIN).origin === new URL(env.PUBLIC_URL).origin) {
-    throw new ConfigError("Invalid configuration: CONTENT_ORIGIN must differ from PUBLIC_URL's origin (package scripts would reach signed-in users' tokens)")
+    throw new ConfigError(
+      "Invalid configuration: CONTENT_ORIGIN must differ from PUBLIC_URL's origin (package scripts would reach signed-in users' tokens)",
+    )
   }
 }
 
@@ -333,6 +342,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       idleTimeoutSeconds: env.IDLE_TIMEOUT_SECONDS,
       keepAliveTimeoutSeconds: env.KEEP_ALIVE_TIMEOUT_SECONDS,
       maxRequestsPerSocket: env.MAX_REQUESTS_PER_SOCKET,
+      minBytesPerSecond: env.REQUEST_MIN_BYTES_PER_SECOND,
+      bodyGraceSeconds: env.REQUEST_BODY_GRACE_SECONDS,
     }),
     webhooks: Object.freeze({
       allowedHosts: Object.freeze(

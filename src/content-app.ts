@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { Config } from './config.js'
 import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
-import { httpServerOptions } from './lib/http-server.js'
+import { httpServerOptions, watchBodies } from './lib/http-server.js'
 import { loggerOptions } from './lib/logging.js'
 import { createStorage, type Storage } from './lib/storage.js'
 import { CONTENT_PREFIX, contentPaths } from './modules/content/content.paths.js'
@@ -32,6 +32,7 @@ export async function buildContentApp(deps: ContentAppDeps): Promise<App> {
     routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<TypeBoxTypeProvider>()
   registerErrorHandler(app)
+  watchBodies(app, config)
   const frameAncestors = `frame-ancestors 'self' ${new URL(config.publicUrl).origin}`
   app.addHook('onSend', async (_request, reply) => {
     reply.headers({ 'content-security-policy': frameAncestors, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' })

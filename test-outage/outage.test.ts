@@ -89,7 +89,8 @@ beforeAll(async () => {
     insertUser(setup.db, orgId, { email: `${role}@outage.example.test`, firstName: 'Out', lastName: role, role, passwordHash })
   const admin = await user('admin')
   crewId = (await user('crew')).id
-  token = (await createTokens(SECRET, 3600).issue({ sub: admin.id, org: orgId, role: 'admin', products: ['learn', 'crew'] })).token
+  token = (await createTokens(SECRET, 3600).issue({ sub: admin.id, org: orgId, role: 'admin', products: ['learn', 'crew'], sid: uuidv7() }))
+    .token
 
   // The service as server.ts builds it, with a short connection timeout so an outage answers quickly.
   const config = loadConfig({

@@ -53,6 +53,15 @@ describe('configuration', () => {
     expect(Object.isFrozen(config)).toBe(true)
   })
 
+  it('reads the slow-body settings: 512 bytes a second over every 10 s by default, 0 turning the rate off', () => {
+    const base = { DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }
+    expect(loadConfig(base).http).toMatchObject({ minBytesPerSecond: 512, bodyGraceSeconds: 10, requestTimeoutSeconds: 120 })
+    const set = loadConfig({ ...base, REQUEST_MIN_BYTES_PER_SECOND: '0', REQUEST_BODY_GRACE_SECONDS: '30' }).http
+    expect(set).toMatchObject({ minBytesPerSecond: 0, bodyGraceSeconds: 30 })
+    expect(() => loadConfig({ ...base, REQUEST_MIN_BYTES_PER_SECOND: '-1' })).toThrow(/REQUEST_MIN_BYTES_PER_SECOND/)
+    expect(() => loadConfig({ ...base, REQUEST_BODY_GRACE_SECONDS: '0' })).toThrow(/REQUEST_BODY_GRACE_SECONDS/)
+  })
+
   it('reads the webhook, job and retention settings, and refuses a sweep interval under a second', () => {
     const base = { DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }
     const config = loadConfig({

@@ -49,7 +49,8 @@ export async function createOrg(app: App, db: Db, options: { products?: Product[
       role,
       passwordHash: hash,
     })
-    const { token } = await tokens.issue({ sub: row.id, org: id, role, products })
+    // A sign-in of its own that no refresh token names: nothing revokes it.
+    const { token } = await tokens.issue({ sub: row.id, org: id, role, products, sid: uuidv7() })
     return { id: row.id, email, role, token, api: client(app, token) }
   }
   const [admin, officeAdmin, officeEmployee, crew] = await Promise.all([

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose'
 import { sql } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
 import { describe, expect, it } from 'vitest'
 import { client, TEST_SECRET, useTestApp } from './app.js'
 import { useOrg } from './factories.js'
@@ -10,14 +11,16 @@ const org = useOrg(t)
 const key = new TextEncoder().encode(TEST_SECRET)
 const now = () => Date.now() / 1000
 
-/** A token signed with the right secret, with exactly the registered claims given. */
-function forge(claims: { sub?: string; iat?: number; exp?: number }, orgId = org.id) {
-  return new SignJWT({ org: orgId, role: 'admin', products: ['learn', 'crew'], ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(key)
+/** A token signed with the right secret, with exactly the registered claims given (and a sign-in, unless `sid` says otherwise). */
+function forge(claims: { sub?: string; iat?: number; exp?: number; sid?: string }, orgId = org.id) {
+  return new SignJWT({ org: orgId, role: 'admin', products: ['learn', 'crew'], sid: uuidv7(), ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(key)
 }
 const me = async (token: string) => (await client(t.app, token).get('/api/v1/users/me')).status
 
 describe('tokens', () => {
-  it('must carry sub, iat and exp', async () => {
+  it('must carry sub, iat, exp and their sign-in (sid)', async () => {
     const sub = org.admin.id
     const iat = Math.floor(now())
     const exp = iat + 600
@@ -25,6 +28,8 @@ describe('tokens', () => {
     expect(await me(await forge({ sub, iat }))).toBe(401)
     expect(await me(await forge({ sub, exp }))).toBe(401)
     expect(await me(await forge({ iat, exp }))).toBe(401)
+    expect(await me(await forge({ sub, iat, exp, sid: undefined }))).toBe(401)
+    expect(await me(await forge({ sub, iat, exp, sid: 'not-a-sign-in' }))).toBe(401)
     const refused = await client(t.app, await forge({ sub, iat })).get('/api/v1/users/me')
     expect(refused.body).toEqual({ detail: 'Could not validate credentials' })
     expect(refused.headers['www-authenticate']).toBe('Bearer')

@@ -1,6 +1,6 @@
 import type { StoredActor } from './access.js'
 
-/** Announced by the database triggers of migration 0009. */
+/** Announced by the database triggers of migration 0009, and by every revocation of a refresh token. */
 export const ACTOR_CHANNEL = 'seaworthy_actors'
 const TTL_MS = 60_000
 const MAX_ENTRIES = 50_000
@@ -11,21 +11,31 @@ export interface Caller {
   tokensValidAfter: number | null
 }
 
+interface Entry {
+  caller: Caller
+  /** The user's sign-ins (`sid`) read as not revoked along with the caller. */
+  signIns: Set<string>
+  expires: number
+}
+
 /**
  * Callers as last read from the database, so most requests skip the lookup. It is only trusted
  * while the database's change announcements are being received (see Database.subscribe): an
  * announcement evicts the user (or, for an organization, everyone), and losing the subscription
- * empties and disables the cache until it is back. A suspension therefore still applies at once.
+ * empties and disables the cache until it is back. A suspension, a password reset or a revoked
+ * sign-in therefore still applies at once: a revocation announces the user, whose next request reads
+ * the database again.
  */
 export class ActorCache {
-  private readonly entries = new Map<string, { caller: Caller; expires: number }>()
+  private readonly entries = new Map<string, Entry>()
   private generation = 0
   private live = false
 
-  get(userId: string): Caller | undefined {
+  /** The caller, when cached with this sign-in among those read as live. */
+  get(userId: string, signIn: string): Caller | undefined {
     if (!this.live) return undefined
     const entry = this.entries.get(userId)
-    if (!entry || entry.expires < Date.now()) return undefined
+    if (!entry || entry.expires < Date.now() || !entry.signIns.has(signIn)) return undefined
     return entry.caller
   }
 
@@ -34,10 +44,18 @@ export class ActorCache {
     return this.generation
   }
 
-  set(caller: Caller, mark: number): void {
+  /** Keeps the caller read with the sign-in `signIn` found live; the user's other sign-ins read since the last change stay. */
+  set(caller: Caller, signIn: string, mark: number): void {
     if (!this.live || mark !== this.generation) return
+    const now = Date.now()
+    const kept = this.entries.get(caller.actor.userId)
+    if (kept && kept.expires >= now) {
+      kept.caller = caller
+      kept.signIns.add(signIn)
+      return
+    }
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear()
-    this.entries.set(caller.actor.userId, { caller, expires: Date.now() + TTL_MS })
+    this.entries.set(caller.actor.userId, { caller, signIns: new Set([signIn]), expires: now + TTL_MS })
   }
 
   /** A change announcement: `organization:<id>` or a user id. */

@@ -14,18 +14,19 @@ export interface TokenClaims {
   org: string
   role: Role
   products: Product[]
-  /** The sign-in (refresh token family) the token belongs to. */
-  sid?: string
+  /** The sign-in (refresh token family) the token belongs to: revoking it refuses the token. */
+  sid: string
   iat: number
   exp: number
 }
 
 export interface Tokens {
-  issue(claims: { sub: string; org: string; role: Role; products: Product[]; sid?: string }): Promise<{ token: string; expiresIn: number }>
+  issue(claims: { sub: string; org: string; role: Role; products: Product[]; sid: string }): Promise<{ token: string; expiresIn: number }>
   verify(token: string): Promise<TokenClaims>
 }
 
 const VERIFIED_TOKENS_KEPT = 10_000
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export function createTokens(secret: string, ttlSeconds: number): Tokens {
   // Imported once: handing jose raw bytes would import the key again on every request.
@@ -46,7 +47,7 @@ export function createTokens(secret: string, ttlSeconds: number): Tokens {
         org: claims.org,
         role: claims.role,
         products: claims.products,
-        ...(claims.sid ? { sid: claims.sid } : {}),
+        sid: claims.sid,
       })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(claims.sub)
@@ -59,8 +60,8 @@ export function createTokens(secret: string, ttlSeconds: number): Tokens {
       const known = verified.get(token)
       if (known && known.exp * 1000 > Date.now()) return known
       try {
-        const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] })
-        if (typeof payload.sub !== 'string' || typeof payload.org !== 'string') throw new Error('claims')
+        const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub', 'sid'] })
+        if (typeof payload.sub !== 'string' || typeof payload.org !== 'string' || !UUID.test(String(payload.sid))) throw new Error('claims')
         remember(token, payload as unknown as TokenClaims)
         return payload as unknown as TokenClaims
       } catch {
@@ -97,8 +98,10 @@ function bearerToken(request: FastifyRequest): string {
   return match[1]
 }
 
-// Runs on every request: compiled once rather than rebuilt by the query builder each time.
-const ACTOR_QUERY = `select u.id, u.role, u.state, u.organization_id, o.products, u.tokens_valid_after
+// Runs on every request the cache cannot answer: compiled once rather than rebuilt by the query builder
+// each time. A sign-in is ended once any of its refresh tokens was revoked (only a live one ever is).
+const ACTOR_QUERY = `select u.id, u.role, u.state, u.organization_id, o.products, u.tokens_valid_after,
+    exists (select from refresh_tokens r where r.family_id = $2 and r.revoked_at is not null) as signed_out
   from users u join organizations o on o.id = u.organization_id where u.id = $1`
 
 interface ActorRow {
@@ -108,6 +111,7 @@ interface ActorRow {
   organization_id: string
   products: Product[]
   tokens_valid_after: Date | null
+  signed_out: boolean
 }
 
 /**
@@ -119,21 +123,24 @@ function assertTokenFits(claims: TokenClaims, { actor, tokensValidAfter }: Calle
   if (actor.orgId !== claims.org || stale) throw unauthorized('Could not validate credentials')
 }
 
-/** Reads the caller from the token and the database, so a suspension or role change applies at once. */
+/**
+ * Reads the caller from the token and the database, so a suspension, a role change or the end of the
+ * token's sign-in (DECISIONS §15) applies at once.
+ */
 async function loadActor(db: Db, actors: ActorCache, claims: TokenClaims): Promise<StoredActor> {
-  const cached = actors.get(claims.sub)
+  const cached = actors.get(claims.sub, claims.sid)
   if (cached) {
     assertTokenFits(claims, cached)
     return cached.actor
   }
   const mark = actors.mark()
-  const { rows } = await db.executeQuery<ActorRow>(CompiledQuery.raw(ACTOR_QUERY, [claims.sub]))
+  const { rows } = await db.executeQuery<ActorRow>(CompiledQuery.raw(ACTOR_QUERY, [claims.sub, claims.sid]))
   const row = rows[0]
-  if (row?.state !== 'active') throw unauthorized('Could not validate credentials')
+  if (row?.state !== 'active' || row.signed_out) throw unauthorized('Could not validate credentials')
   const actor: StoredActor = { userId: row.id, orgId: row.organization_id, role: row.role, products: row.products }
   const caller = { actor, tokensValidAfter: row.tokens_valid_after?.getTime() ?? null }
   assertTokenFits(claims, caller)
-  actors.set(caller, mark)
+  actors.set(caller, claims.sid, mark)
   return actor
 }
 

@@ -1,6 +1,6 @@
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
-import type { FastifyHttpOptions } from 'fastify'
+import type { FastifyHttpOptions, FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 
 // Node checks the request and header timeouts on this interval (30 s by default, which would let a
@@ -36,17 +36,20 @@ function clientError(error: Error & { code?: string }, socket: Socket): void {
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy())
 }
 
-/** How long a client may take to send a request, how long an idle connection is kept, how it closes. */
+/**
+ * How long a client may take to send its headers, how long an idle connection is kept, how it closes.
+ * Node's own request timeout is off: it cannot spare one route, so bodies have their deadlines from
+ * watchBodies.
+ */
 export function httpServerOptions(config: Config): Partial<FastifyHttpOptions<Server>> {
   const { http } = config
-  const requestTimeout = http.requestTimeoutSeconds * 1000
   return {
-    requestTimeout,
+    requestTimeout: 0,
     connectionTimeout: http.idleTimeoutSeconds * 1000,
     keepAliveTimeout: http.keepAliveTimeoutSeconds * 1000,
     maxRequestsPerSocket: http.maxRequestsPerSocket,
     http: {
-      requestTimeout,
+      requestTimeout: 0,
       headersTimeout: http.headersTimeoutSeconds * 1000,
       connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, http.headersTimeoutSeconds * 500),
     },
@@ -56,4 +59,62 @@ export function httpServerOptions(config: Config): Partial<FastifyHttpOptions<Se
     return503OnClosing: false,
     clientErrorHandler: clientError,
   }
+}
+
+/** Bodies that may take as long as they keep the minimum rate (the embedded upload target, standing in for S3). */
+const untimed = new WeakSet<IncomingMessage>()
+export const exemptFromRequestTimeout = (request: IncomingMessage) => void untimed.add(request)
+
+const hasBody = (request: IncomingMessage) =>
+  request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
+
+/** A body being received: when it began, and the socket's byte count at each check, newest last. */
+interface Arriving {
+  socket: Socket
+  began: number
+  counts: number[]
+}
+
+/**
+ * Deadlines of request bodies, checked every second: a body still arriving `requestTimeoutSeconds`
+ * after its headers, or one whose last `bodyGraceSeconds` brought less than that many seconds of
+ * `minBytesPerSecond`, is answered 408 and its socket closed. While the service holds bytes it has not
+ * read yet (it is the slow side), the rate is not held against the client.
+ */
+export function watchBodies(app: FastifyInstance, { http }: Config): void {
+  const arriving = new Map<IncomingMessage, Arriving>()
+  const window = http.bodyGraceSeconds
+  const least = http.minBytesPerSecond * window
+  let timer: NodeJS.Timeout | undefined
+  const check = () => {
+    const now = Date.now()
+    for (const [request, body] of arriving) {
+      if (request.complete || request.destroyed) {
+        arriving.delete(request)
+        continue
+      }
+      body.counts.push(body.socket.bytesRead)
+      if (body.counts.length > window + 1) body.counts.shift()
+      const late = !untimed.has(request) && now - body.began > http.requestTimeoutSeconds * 1000
+      const brought = body.counts[body.counts.length - 1] - body.counts[0]
+      const slow = least > 0 && body.counts.length > window && brought < least && request.readableLength === 0
+      if (late || slow) {
+        arriving.delete(request)
+        clientError(Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), body.socket)
+      }
+    }
+    if (arriving.size === 0) {
+      clearInterval(timer)
+      timer = undefined
+    }
+  }
+  app.server.on('request', (request: IncomingMessage) => {
+    if (!hasBody(request)) return
+    arriving.set(request, { socket: request.socket, began: Date.now(), counts: [request.socket.bytesRead] })
+    timer ??= setInterval(check, TIMEOUT_CHECK_INTERVAL_MS).unref()
+  })
+  app.addHook('onClose', async () => {
+    clearInterval(timer)
+    arriving.clear()
+  })
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.js'
 import type { Product, Role } from '../db/schema.js'
+import { ACTOR_CHANNEL } from './actor-cache.js'
 import { type EventSource, eventsInsert } from './events.js'
 import { uuidv7s } from './ids.js'
 
@@ -56,6 +57,12 @@ export async function lockRefreshToken(db: Db, hash: string): Promise<PresentedR
     .executeTakeFirst()
 }
 
+/**
+ * In the RETURNING of a revocation: every instance drops its cached copy of the user, whose next request
+ * finds the sign-in ended (sent at commit; PostgreSQL sends one per user and transaction).
+ */
+const announceUser = sql<string>`pg_notify(${ACTOR_CHANNEL}, user_id::text)`.as('announced')
+
 export async function spendRefreshToken(db: Db, id: string): Promise<void> {
   await db.updateTable('refresh_tokens').set({ spent_at: sql`clock_timestamp()` }).where('id', '=', id).execute()
 }
@@ -73,7 +80,7 @@ export async function revokeReusedFamily(db: Db, source: EventSource, familyId: 
         .where('family_id', '=', familyId)
         .where('revoked_at', 'is', null)
         .where('spent_at', 'is', null)
-        .returning('id'),
+        .returning(['id', announceUser]),
     )
     .with('audit', (qc) =>
       eventsInsert(
@@ -90,17 +97,18 @@ export async function revokeReusedFamily(db: Db, source: EventSource, familyId: 
     .execute()
 }
 
-/** Logout: the live token with this hash is revoked; false when there is none. */
-export async function revokeRefreshToken(db: Db, hash: string): Promise<boolean> {
-  const result = await db
+/** Logout: the live token with this hash is revoked; its user, or undefined when there is none. */
+export async function revokeRefreshToken(db: Db, hash: string): Promise<string | undefined> {
+  const row = await db
     .updateTable('refresh_tokens')
     .set({ revoked_at: sql`clock_timestamp()` })
     .where('token_hash', '=', hash)
     .where('revoked_at', 'is', null)
     .where('spent_at', 'is', null)
     .where('expires_at', '>', sql<Date>`clock_timestamp()`)
+    .returning(['user_id', announceUser])
     .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+  return row?.user_id
 }
 
 /** Every live refresh token of the user but those of the sign-in `keepFamilyId` (a password change keeps its own). */
@@ -112,5 +120,6 @@ export async function revokeUserRefreshTokens(db: Db, userId: string, keepFamily
     .where('revoked_at', 'is', null)
     .where('spent_at', 'is', null)
     .$if(keepFamilyId !== undefined, (qb) => qb.where('family_id', '<>', keepFamilyId!))
+    .returning(announceUser)
     .execute()
 }

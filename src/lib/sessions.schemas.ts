@@ -3,7 +3,8 @@ import Type, { type Static } from 'typebox'
 // What a sign-in answers and how a refresh token travels (DECISIONS §15): shared by password,
 // SSO and invitation sign-ins, so it sits below the features that start sessions.
 
-export const RefreshTokenField = Type.String({ minLength: 1, maxLength: 200 })
+// Any string: a token of another length or shape (an access token included) is a 401 like any other unknown one.
+export const RefreshTokenField = Type.String()
 
 export const Logout = Type.Object({ refresh_token: RefreshTokenField }, { title: 'Logout', examples: [{ refresh_token: 'b3Jh…' }] })
 

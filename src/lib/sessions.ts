@@ -2,6 +2,7 @@ import { setTimeout } from 'node:timers/promises'
 import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../db/database.js'
 import type { Product, Role } from '../db/schema.js'
+import type { ActorCache } from './actor-cache.js'
 import { newOpaqueToken, opaqueTokenHash, type Tokens } from './auth.js'
 import { unauthorized } from './errors.js'
 import type { TokenResponse } from './sessions.schemas.js'
@@ -12,6 +13,8 @@ export interface SessionDeps {
   db: Db
   tokens: Tokens
   refreshTokenTtlDays: number
+  /** Told of a sign-in ended here, so this instance refuses its tokens before the database's announcement arrives. */
+  actors: ActorCache
 }
 
 /** The user a token pair is for. */
@@ -54,17 +57,20 @@ export async function startSession(deps: SessionDeps, user: SessionUser, familyI
  * the revocation kept, though the answer is a 401).
  */
 export async function refreshSession(deps: SessionDeps, presented: string, requestId: string): Promise<TokenResponse> {
-  const outcome = await deps.db.transaction().execute(async (trx): Promise<TokenResponse | { refused: true }> => {
+  const outcome = await deps.db.transaction().execute(async (trx): Promise<TokenResponse | { refused: true; reusedBy?: string }> => {
     const row = await lockRefreshToken(trx, opaqueTokenHash(presented))
     if (!row) return { refused: true }
     if (row.spent) {
       await revokeReusedFamily(trx, { orgId: row.organization_id, actor: null, requestId }, row.family_id, row.user_id)
-      return { refused: true }
+      return { refused: true, reusedBy: row.user_id }
     }
     if (row.dead) return { refused: true }
     await spendRefreshToken(trx, row.id)
     return startSession({ ...deps, db: trx }, { ...row, id: row.user_id }, row.family_id)
   })
-  if ('refused' in outcome) throw invalidRefreshToken()
+  if ('refused' in outcome) {
+    if (outcome.reusedBy) deps.actors.changed(outcome.reusedBy)
+    throw invalidRefreshToken()
+  }
   return outcome
 }

@@ -50,8 +50,8 @@ export const accountLinkRoutes: ModulePlugin = (app, deps) => {
 }
 
 /** Accepting a link: the link is the credential (public routes under /api/v1/auth). */
-export const acceptLinkRoutes: ModulePlugin = (app, { db, tokens, config }) => {
-  const sessions = { db, tokens, refreshTokenTtlDays: config.accounts.refreshTokenTtlDays }
+export const acceptLinkRoutes: ModulePlugin = (app, { db, tokens, actors, config }) => {
+  const sessions = { db, tokens, actors, refreshTokenTtlDays: config.accounts.refreshTokenTtlDays }
   app.post(
     '/invitations/:token/accept',
     {
@@ -90,7 +90,7 @@ export const acceptLinkRoutes: ModulePlugin = (app, { db, tokens, config }) => {
 }
 
 /** The caller's own password, under /api/v1/users (and /api/v1/shared/users). */
-export const ownPasswordRoutes: ModulePlugin = (app, { db }) => {
+export const ownPasswordRoutes: ModulePlugin = (app, { db, actors }) => {
   app.post(
     '/me/password',
     {
@@ -98,7 +98,7 @@ export const ownPasswordRoutes: ModulePlugin = (app, { db }) => {
         operationId: 'changeOwnPassword',
         summary: 'Change your password',
         description:
-          "Every role. A wrong current password is a 422 at currentPassword; the caller's other sign-ins (refresh tokens) are revoked.",
+          "Every role. A wrong current password is a 422 at currentPassword; the caller's other sign-ins end: their refresh and access tokens are refused from now on.",
         tags,
         body: PasswordChange,
         response: { 204: NoContent },
@@ -106,6 +106,7 @@ export const ownPasswordRoutes: ModulePlugin = (app, { db }) => {
     },
     async (request, reply) => {
       await changeOwnPassword(db, request.actor, request.body)
+      actors.changed(request.actor.userId)
       return reply.status(204).send(null)
     },
   )

@@ -53,7 +53,8 @@ type LinkUser = NonNullable<Awaited<ReturnType<typeof lockLinkUser>>>
 /** Who a link's e-mail goes to. */
 type Recipient = Pick<LinkUser, 'email' | 'first_name' | 'organization_name'>
 
-export const linkUrl = (deps: LinkDeps, purpose: AccountLinkPurpose, token: string) => `${deps.publicUrl}/console/${KINDS[purpose].page}/${token}`
+export const linkUrl = (deps: LinkDeps, purpose: AccountLinkPurpose, token: string) =>
+  `${deps.publicUrl}/console/${KINDS[purpose].page}/${token}`
 
 /** Issues a link in the caller's transaction: the earlier ones of its kind stop working. Mail goes after the commit. */
 async function issueLink(trx: Db, deps: LinkDeps, actor: Actor, user: LinkUser, purpose: AccountLinkPurpose) {
@@ -108,10 +109,11 @@ export async function acceptLink(deps: SessionDeps, purpose: AccountLinkPurpose,
       // Every token of the cutoff's second is refused (`iat` is whole seconds): the new one waits for the next.
       await setTimeout(1000 - (cutoff % 1000))
     }
-    return startSession({ ...deps, db: trx }, user)
+    return { userId: user.id, tokens: await startSession({ ...deps, db: trx }, user) }
   })
   if (!answer) throw linkNotFound(purpose)
-  return answer
+  if (purpose === 'password_reset') deps.actors.changed(answer.userId)
+  return answer.tokens
 }
 
 /** `POST /users/me/password`: the current password proves the caller; the caller's other sign-ins end. */

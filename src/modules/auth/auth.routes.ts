@@ -10,8 +10,8 @@ import { revokeRefreshToken } from '../../lib/sessions.queries.js'
 import { Logout, TokenResponse } from '../../lib/sessions.schemas.js'
 import { opaqueTokenHash } from '../../lib/auth.js'
 
-export const authRoutes: ModulePlugin = (app, { db, tokens, config, oidc }) => {
-  const sessions = { db, tokens, refreshTokenTtlDays: config.accounts.refreshTokenTtlDays }
+export const authRoutes: ModulePlugin = (app, { db, tokens, actors, config, oidc }) => {
+  const sessions = { db, tokens, actors, refreshTokenTtlDays: config.accounts.refreshTokenTtlDays }
   // The body schema is chosen by Content-Type, which the type provider cannot follow: the route names its type.
   app.post<{ Body: TokenRequest }>(
     '/token',
@@ -44,14 +44,16 @@ export const authRoutes: ModulePlugin = (app, { db, tokens, config, oidc }) => {
         operationId: 'logout',
         summary: 'End a sign-in',
         description:
-          'Revokes the refresh token (204); its access token lapses at its expiry. An unknown, spent, expired or revoked refresh token is a 401.',
+          'Ends the sign-in (204): its refresh token is revoked and every access token of the sign-in is refused from now on, on every instance. An unknown, spent, expired or revoked refresh token is a 401.',
         tags: ['auth'],
         body: Logout,
         response: { 204: NoContent, 401: ErrorBody },
       },
     },
     async (request, reply) => {
-      if (!(await revokeRefreshToken(db, opaqueTokenHash(request.body.refresh_token)))) throw invalidRefreshToken()
+      const userId = await revokeRefreshToken(db, opaqueTokenHash(request.body.refresh_token))
+      if (userId === undefined) throw invalidRefreshToken()
+      actors.changed(userId)
       return reply.status(204).send(null)
     },
   )

@@ -1,4 +1,3 @@
-
 import { ADMIN } from '../../lib/access.js'
 import { IssueList, notFound } from '../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
@@ -87,8 +86,8 @@ export const ssoSettingsRoutes: ModulePlugin = (app, { db, config }) => {
 }
 
 /** Browser sign-in, under `/api/v1/auth/sso`: public, it ends with a token handed to the client. */
-export const ssoBrowserRoutes: ModulePlugin = (app, { db, tokens, oidc, config }) => {
-  const deps = { db, tokens, oidc, publicUrl: config.publicUrl, refreshTokenTtlDays: config.accounts.refreshTokenTtlDays }
+export const ssoBrowserRoutes: ModulePlugin = (app, { db, tokens, actors, oidc, config }) => {
+  const deps = { db, tokens, actors, oidc, publicUrl: config.publicUrl, refreshTokenTtlDays: config.accounts.refreshTokenTtlDays }
 
   app.get(
     '/:domain/login',

@@ -4,6 +4,7 @@ import multipart from '@fastify/multipart'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { attachment } from '../../lib/content-disposition.js'
 import { AppError, invalid, notFound } from '../../lib/errors.js'
+import { exemptFromRequestTimeout } from '../../lib/http-server.js'
 import { ErrorBody, NoContent } from '../../lib/schemas.js'
 import { type EmbeddedSigning, embeddedSigning, isLocalStorage, type LocalStorage, type PostGrant } from '../../lib/storage.js'
 import type { ModulePlugin } from '../types.js'
@@ -115,6 +116,8 @@ export const embeddedStorageRoutes: ModulePlugin = async (app, { config, storage
         },
       },
       async (request, reply) => {
+        // A large file over a slow link takes as long as it keeps the minimum rate, as with S3.
+        exemptFromRequestTimeout(request.raw)
         const refusal = await receiveForm(request, signing, storage).then(
           () => undefined,
           (error: unknown) => error,

@@ -70,6 +70,35 @@ describe('refresh tokens (DECISIONS §15)', () => {
     }
   })
 
+  it('refuse any unknown token with the same 401 whatever its length or shape, an access token included', async () => {
+    const user = await org.addUser('crew')
+    const pair = await signIn(user.email)
+    for (const token of [pair.access_token, '', 'x'.repeat(10_000), '{"a":1}']) {
+      for (const res of [
+        await refresh(token),
+        await refreshByForm(token),
+        await anonymous().post('/api/v1/auth/logout', { refresh_token: token }),
+      ]) {
+        expect(res.status).toBe(401)
+        expect(res.body).toEqual(INVALID)
+      }
+    }
+    expect((await refresh(pair.refresh_token)).status).toBe(200)
+  })
+
+  it('carry their sign-in in every access token of it', async () => {
+    const user = await org.addUser('crew')
+    const first = await signIn(user.email)
+    const second = (await refresh(first.refresh_token)).body
+    const sid = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sid
+    const row = await t.database.db
+      .selectFrom('refresh_tokens')
+      .select('family_id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    expect([sid(first.access_token), sid(second.access_token)]).toEqual([row.family_id, row.family_id])
+  })
+
   it('last REFRESH_TOKEN_TTL_DAYS', async () => {
     const user = await org.addUser('crew')
     await signIn(user.email)

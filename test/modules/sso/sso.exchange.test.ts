@@ -30,6 +30,17 @@ describe('token exchange', () => {
     expect(await kit.userRow(org.crew.email)).toMatchObject({ role: 'crew', state: 'active' })
   })
 
+  it('hands out a sign-in like a password login: logout refuses its access token at once', async () => {
+    const { org, clientId } = await kit.ssoOrg(idpA)
+    const token = await idpA.sign({ aud: clientId, email: org.crew.email, email_verified: true })
+    const res = await kit.exchange(token)
+    await kit.expectSignedInAs(res, org.crew.id)
+    const { sid } = JSON.parse(Buffer.from(res.body.access_token.split('.')[1], 'base64url').toString())
+    expect(sid).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/))
+    expect((await client(t.app).post('/api/v1/auth/logout', { refresh_token: res.body.refresh_token })).status).toBe(204)
+    expect((await client(t.app, res.body.access_token).get('/api/v1/users/me')).status).toBe(401)
+  })
+
   it('creates a user just in time, with the role the role claim maps to (the highest of several)', async () => {
     const { org, clientId } = await kit.ssoOrg(idpA, {
       roleClaim: 'groups',
