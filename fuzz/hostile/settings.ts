@@ -32,23 +32,23 @@ export const SERVICE_ENV: Record<string, string> = {
   XAPI_MAX_BODY_BYTES: String(XAPI_MAX_BODY_BYTES),
   XAPI_MAX_BATCH: String(XAPI_MAX_BATCH),
   REQUEST_MIN_BYTES_PER_SECOND: String(MIN_BYTES_PER_SECOND),
-  REQUEST_MIN_BYTES_GRACE_SECONDS: String(MIN_RATE_GRACE_SECONDS),
+  REQUEST_BODY_GRACE_SECONDS: String(MIN_RATE_GRACE_SECONDS),
   // Long enough that only the minimum rate can cut the slow body within a case.
   REQUEST_TIMEOUT_SECONDS: '60',
 }
 
 /**
  * The error code a failed import names for each kind of broken package (DECISIONS §13.7 names
- * `duplicate_entry`; the others are the import's own). null: any code, as long as the path is right.
+ * `duplicate_entry`; the others are the import's own, as its error handling names them).
  */
 export const IMPORT_ERROR_CODES = {
-  corruptEntry: null,
-  lyingSize: null,
+  corruptEntry: 'entry_corrupt',
+  lyingSize: 'entry_size_mismatch',
   expansion: 'expansion_too_large',
-  ratio: null,
-  nulName: null,
-  fileFolderClash: null,
-  deepXml: null,
+  ratio: 'expansion_ratio_too_large',
+  nulName: 'invalid_name',
+  fileFolderClash: 'path_conflict',
+  deepXml: 'xml_too_deep',
   malformedXml: 'xml_malformed',
   duplicateEntry: 'duplicate_entry',
-} as const satisfies Record<string, string | null>
+} as const

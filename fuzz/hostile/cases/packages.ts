@@ -15,7 +15,7 @@ const corrupt = (name: string, declared = 200): ZipEntry => ({ name, data: Buffe
 const without = (entries: ZipEntry[], name: string) => entries.filter((e) => e.name !== name)
 
 interface Expected {
-  code: string | null
+  code: string
   /** The error's path: exactly this, or any of these, or a test. */
   path: string | string[] | ((path: string) => boolean)
 }
@@ -31,11 +31,9 @@ function failsToImport(name: string, build: () => Promise<Buffer>, expected: Exp
     prepare: async (world) => uploadPackage(world.admin, await build()),
     run: async (world, uploadId, signal) => {
       const job = await importUpload(world.admin, uploadId, signal)
-      const named = job.errors.some(
-        (e: { code: string; path: string }) => (expected.code === null || e.code === expected.code) && pathMatches(expected.path, e.path),
-      )
+      const named = job.errors.some((e: { code: string; path: string }) => e.code === expected.code && pathMatches(expected.path, e.path))
       if (job.status === 'failed' && named) return null
-      const wanted = `${expected.code ?? 'an error'} at ${typeof expected.path === 'function' ? 'the entry' : JSON.stringify(expected.path)}`
+      const wanted = `${expected.code} at ${typeof expected.path === 'function' ? 'the entry' : JSON.stringify(expected.path)}`
       return `import ${job.status} with ${JSON.stringify(job.errors).slice(0, 400)}; expected failed with ${wanted}`
     },
   })
