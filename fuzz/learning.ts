@@ -88,7 +88,6 @@ export async function playLearning(world: World, exchange: Exchange, inject: Inj
 
   const cmi5Course = await importCourse(demoCourse())
   const scormCourse = await importCourse(await scormPackage())
-  await call('admin', 'GET', '/api/v1/learn/course-imports')
   for (const courseId of [cmi5Course, scormCourse]) await call('crew', 'GET', `/api/v1/learn/courses/${courseId}/structure`)
 
   const ship = await call('admin', 'POST', '/api/v1/shared/ships', { name: 'MV Learning', imoNumber: '9074729' })

@@ -138,6 +138,7 @@ async function main(): Promise<number> {
   const send = async (plan: Plan): Promise<boolean> =>
     (await exchange(render(plan, operations[plan.op], world), plan.caller, operations[plan.op])) !== null
 
+  console.log(`fuzz: seed ${seed}, ${requests} requests over ${operations.length} operations`)
   try {
     const played = await playLearning(world, exchange, (request) => answer(app, request))
     console.log(`  learning happy path: ${played.length} requests (imports, launches, cmi5 statements, SCORM commits, LRS credentials)`)
@@ -146,7 +147,6 @@ async function main(): Promise<number> {
       failure = { index: sent, request: { method: 'GET', url: '(learning happy path)', headers: {} }, problem: String(error), logged: [] }
   }
 
-  console.log(`fuzz: seed ${seed}, ${requests} requests over ${operations.length} operations`)
   // Creating operations first, then the reads that list what was made; nothing is deleted yet.
   const creators = [...operations.keys()]
     .filter((i) => operations[i].method !== 'DELETE')
