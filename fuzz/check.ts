@@ -32,6 +32,12 @@ export function routedOperation(operations: Operation[], planned: Operation, url
   return operations.find((op) => op.method === planned.method && templateOf(op.path).test(path)) ?? null
 }
 
+/** The operation whose method and path template a URL matches, or null. */
+export function operationOf(operations: Operation[], method: string, url: string): Operation | null {
+  const path = new URL(url, 'http://localhost').pathname
+  return operations.find((op) => op.method === method && templateOf(op.path).test(path)) ?? null
+}
+
 const hasDotSegment = (url: string) => /\/(\.|%2e){1,2}(\/|$)/i.test(url.split('?')[0])
 
 export class AnswerChecker {

@@ -55,7 +55,9 @@ const callerArb: fc.Arbitrary<Caller> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom<Caller>('other:admin', 'other:crew') },
   {
     weight: 3,
-    arbitrary: fc.constantFrom(...CALLERS.filter((c) => c === 'anonymous' || c.startsWith('forged:') || c === 'lowercase-scheme')),
+    arbitrary: fc.constantFrom(
+      ...CALLERS.filter((c) => c === 'anonymous' || c.startsWith('forged:') || c === 'lowercase-scheme' || c === 'session'),
+    ),
   },
 )
 

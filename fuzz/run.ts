@@ -9,7 +9,8 @@ import { type App, buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { type Db, fromPglite, migrateToLatest, pgliteOptions } from '../src/db/database.js'
 import { type Operation, servedOperations } from '../test/served-routes.js'
-import { AnswerChecker, routedOperation } from './check.js'
+import { AnswerChecker, operationOf, routedOperation } from './check.js'
+import { playLearning, ScenarioStopped } from './learning.js'
 import { type Plan, planArb, type Request, render } from './requests.js'
 import { type Caller, World } from './world.js'
 
@@ -106,9 +107,8 @@ async function main(): Promise<number> {
   let sent = 0
   let failure: Failure | undefined
 
-  const send = async (plan: Plan): Promise<boolean> => {
-    const op: Operation = operations[plan.op]
-    const request = render(plan, op, world)
+  /** Sends a request, checks its answer and learns its ids; null (with `failure` set) when it broke the document. */
+  const exchange = async (request: Request, caller: Caller, planned?: Operation): Promise<LightMyRequestResponse | null> => {
     const index = sent++
     const logged = serverErrors.length
     let response: LightMyRequestResponse | undefined
@@ -116,26 +116,37 @@ async function main(): Promise<number> {
       response = await answer(app, request)
     } catch (error) {
       failure = { index, request, problem: String(error), logged: serverErrors.slice(logged) }
-      return false
+      return null
     }
-    counts[plan.op].set(response.statusCode, (counts[plan.op].get(response.statusCode) ?? 0) + 1)
-    const routed = routedOperation(operations, op, request.url)
+    const routed = planned ? routedOperation(operations, planned, request.url) : operationOf(operations, request.method, request.url)
+    const counted = routed ? operations.indexOf(routed) : -1
+    if (counted >= 0) counts[counted].set(response.statusCode, (counts[counted].get(response.statusCode) ?? 0) + 1)
     const problem = checker.problem(routed, response, request.url)
     if (problem) {
       failure = { index, request, response, problem, logged: serverErrors.slice(logged) }
-      return false
+      return null
     }
     if (response.statusCode < 300) {
       // Only JSON answers name ids to reuse (a list's CSV export is text).
       const json = String(response.headers['content-type'] ?? '').startsWith('application/json')
-      if (response.body && routed && json) world.harvest(JSON.parse(response.body), plan.caller, routed.path)
-      if (op.method !== 'GET') await world.repairCallers(`${request.url} ${request.payload ?? ''}`)
+      if (response.body && routed && json) world.harvest(JSON.parse(response.body), caller, routed.path)
+      if (request.method !== 'GET') await world.repairCallers(`${request.url} ${request.payload ?? ''}`)
     }
     if (sent % 2000 === 0) console.log(`  ${sent} requests, ${Math.round(sent / ((Date.now() - started) / 1000))}/s`)
-    return true
+    return response
   }
+  const send = async (plan: Plan): Promise<boolean> =>
+    (await exchange(render(plan, operations[plan.op], world), plan.caller, operations[plan.op])) !== null
 
   console.log(`fuzz: seed ${seed}, ${requests} requests over ${operations.length} operations`)
+  try {
+    const played = await playLearning(world, exchange, (request) => answer(app, request))
+    console.log(`  learning happy path: ${played.length} requests (imports, launches, cmi5 statements, SCORM commits, LRS credentials)`)
+  } catch (error) {
+    if (!(error instanceof ScenarioStopped))
+      failure = { index: sent, request: { method: 'GET', url: '(learning happy path)', headers: {} }, problem: String(error), logged: [] }
+  }
+
   // Creating operations first, then the reads that list what was made; nothing is deleted yet.
   const creators = [...operations.keys()]
     .filter((i) => operations[i].method !== 'DELETE')

@@ -38,6 +38,8 @@ export const CALLERS = [
   'forged:basic',
   'forged:empty',
   'lowercase-scheme',
+  /** A SCORM launch session's own credential (Basic), once the learning scenario has launched one. */
+  'session',
 ] as const
 export type Caller = (typeof CALLERS)[number]
 
@@ -99,6 +101,10 @@ export class World {
 
   authorizationOf(caller: Caller): string | undefined {
     return this.authorization.get(caller)
+  }
+
+  setAuthorization(caller: Caller, value: string): void {
+    this.authorization.set(caller, value)
   }
 
   /** The organization a caller's answers belong to (forged callers are refused: theirs is A's). */
