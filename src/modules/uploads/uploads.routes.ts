@@ -29,7 +29,7 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config, metrics 
         tags,
         summary: 'Start an upload',
         body: UploadIntent(config.uploadMaxBytes, config.coursePackageMaxBytes),
-        response: { 201: PresignedUpload },
+        response: { 201: PresignedUpload, 403: ErrorBody },
       },
     },
     async (request, reply) => {
