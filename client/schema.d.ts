@@ -296,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Start an upload
-         * @description Declares the file (kind, media type, exact size, name) and answers with a presigned POST: send every field of `fields`, then `file`, to `url` as multipart/form-data, then finalize.
+         * @description Declares the file (kind, media type, exact size, name) and answers with a presigned POST: send every field of `fields`, then `file`, to `url` as multipart/form-data, then finalize. Kind `course_package` is for admins and office admins (403 for other roles).
          */
         post: operations["createUploadIntent"];
         delete?: never;
@@ -951,7 +951,11 @@ export interface paths {
         get: operations["getCourseImport"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Cancel a course import
+         * @description Admins only. Cancels a running import: it answers 200 with the job, now `failed` with a `cancelled` error, and the work in progress stops (what it wrote is removed; nothing changes). An import that has already ended is a 409.
+         */
+        delete: operations["cancelCourseImport"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6413,6 +6417,20 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12458,6 +12476,160 @@ export interface operations {
             };
             /** @description Not found or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelCourseImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: CourseImport */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0190a000-0000-7000-8000-000000000c01",
+                     *       "status": "complete",
+                     *       "standard": "cmi5",
+                     *       "courseId": "0190a000-0000-7000-8000-000000000c02",
+                     *       "errors": [],
+                     *       "createdAt": "2026-06-15T08:30:00.000Z",
+                     *       "finishedAt": "2026-06-15T08:30:04.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CourseImport"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -33,6 +33,9 @@ const EnvSchema = Type.Object({
   UPLOAD_MAX_BYTES: Type.Integer({ default: 26214400, minimum: 1 }),
   // A course package (DECISIONS §13.2): 1 GiB by default.
   COURSE_PACKAGE_MAX_BYTES: Type.Integer({ default: 1073741824, minimum: 1 }),
+  // Imports (DECISIONS §13.7): what a package's entries may expand to in all (2 GiB), how long an import may run.
+  COURSE_PACKAGE_MAX_EXPANDED_BYTES: Type.Integer({ default: 2147483648, minimum: 1 }),
+  COURSE_IMPORT_TIMEOUT_SECONDS: Type.Integer({ default: 600, minimum: 1, maximum: 86400 }),
   // How long a launch session lives without ending (DECISIONS §13.4): then it is abandoned by the sweep.
   LAUNCH_SESSION_MINUTES: Type.Integer({ default: 240, minimum: 1, maximum: 10080 }),
   UPLOAD_URL_TTL_SECONDS: Type.Integer({
@@ -120,6 +123,8 @@ export interface Config extends DatabaseConfig {
   readonly uploadMaxBytes: number
   /** The largest course package upload; its archive may expand to 4 × this (DECISIONS §13.2). */
   readonly coursePackageMaxBytes: number
+  /** DECISIONS §13.7: an archive expanding past this (or 4 × coursePackageMaxBytes) is refused; an import running longer fails. */
+  readonly courseImports: { readonly maxExpandedBytes: number; readonly timeoutSeconds: number }
   /** A launch session's lifetime: its content path and credential stop working, and the sweep abandons it. */
   readonly launchSessionMinutes: number
   readonly uploadUrlTtlSeconds: number
@@ -315,6 +320,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     expiringSoonDays: env.EXPIRING_SOON_DAYS,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     coursePackageMaxBytes: env.COURSE_PACKAGE_MAX_BYTES,
+    courseImports: Object.freeze({
+      maxExpandedBytes: env.COURSE_PACKAGE_MAX_EXPANDED_BYTES,
+      timeoutSeconds: env.COURSE_IMPORT_TIMEOUT_SECONDS,
+    }),
     launchSessionMinutes: env.LAUNCH_SESSION_MINUTES,
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,
     login: Object.freeze({

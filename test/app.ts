@@ -10,6 +10,7 @@ import { type App, buildApp } from '../src/app.js'
 import { type Config, loadConfig } from '../src/config.js'
 import { type Database, fromPglite, fromPostgres, migrateToLatest, pgliteOptions } from '../src/db/database.js'
 import type { JobTuning } from '../src/lib/jobs.js'
+import type { Storage } from '../src/lib/storage.js'
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789'
 
@@ -80,11 +81,11 @@ export async function privateDatabase(): Promise<{ database: Database; dispose: 
 /** An app of its own, on the worker's database (or `database`); close it when done. */
 export async function buildTestApp(
   overrides: Record<string, string> = {},
-  options: { jobs?: Partial<JobTuning>; database?: Database } = {},
+  options: { jobs?: Partial<JobTuning>; database?: Database; storage?: (config: Config) => Storage } = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides)
   const database = options.database ?? (await testDatabase())
-  const app = await buildApp({ config, database, logger: false, jobs: options.jobs })
+  const app = await buildApp({ config, database, logger: false, jobs: options.jobs, storage: options.storage?.(config) })
   await app.ready()
   return { app, config, database }
 }

@@ -83,6 +83,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, WEBHOOK_ALLOW_HTTP: 'yes' })).toThrow(/WEBHOOK_ALLOW_HTTP/)
   })
 
+  it('reads the course import settings (DECISIONS §13.7): 2 GiB expanded and 600 s by default', () => {
+    const base = { DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }
+    expect(loadConfig(base).courseImports).toEqual({ maxExpandedBytes: 2 * 1024 ** 3, timeoutSeconds: 600 })
+    const set = loadConfig({ ...base, COURSE_PACKAGE_MAX_EXPANDED_BYTES: '1048576', COURSE_IMPORT_TIMEOUT_SECONDS: '30' })
+    expect(set.courseImports).toEqual({ maxExpandedBytes: 1048576, timeoutSeconds: 30 })
+    expect(() => loadConfig({ ...base, COURSE_IMPORT_TIMEOUT_SECONDS: '0' })).toThrow(/COURSE_IMPORT_TIMEOUT_SECONDS/)
+    expect(() => loadConfig({ ...base, COURSE_PACKAGE_MAX_EXPANDED_BYTES: '0' })).toThrow(/COURSE_PACKAGE_MAX_EXPANDED_BYTES/)
+  })
+
   describe('S3 storage', () => {
     const base = { DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }
 

@@ -259,6 +259,8 @@ export interface CourseImportsTable {
   request_id: Nullable<string>
   created_at: CreatedAt
   finished_at: Nullable<Date>
+  /** Runs that failed for a reason outside the package (DECISIONS §13.7: at most 3 retries). */
+  attempts: Generated<number>
 }
 
 export interface CoursePackagesTable {

@@ -10,12 +10,15 @@ export interface JobTuning {
   pollingIntervalSeconds: number
   /** How often pg-boss's supervisor runs; it retries the jobs of a worker that died mid-job. */
   maintenanceIntervalSeconds: number
+  /** How long a failed job waits before it runs again. */
+  retryDelaySeconds: number
 }
 
 export const DEFAULT_TUNING: JobTuning = {
   deliveryTimeoutMs: 10_000,
   pollingIntervalSeconds: 2,
   maintenanceIntervalSeconds: 10,
+  retryDelaySeconds: 5,
 }
 
 /** A job still running this long after it started belongs to a dead worker: it is retried. */
@@ -112,7 +115,7 @@ export class Jobs {
       name: spec.name,
       policy: spec.policy ?? 'standard',
       retryLimit: 20,
-      retryDelay: 5,
+      retryDelay: this.tuning.retryDelaySeconds,
       expireInSeconds: spec.expireInSeconds ?? expireSeconds(this.tuning),
     }
     await this.boss.createQueue(spec.name, options)

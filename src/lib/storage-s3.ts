@@ -66,7 +66,19 @@ export function s3Storage(s3: S3Config): Storage {
     },
 
     async write(key, content, size) {
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: content, ContentLength: size }))
+      // The content's failure, listened to before the request starts, ends the request: the SDK does not
+      // give up on a body stream that fails mid-upload.
+      const failed = new AbortController()
+      let failure: unknown = null
+      content.on('error', (error) => {
+        failure ??= error
+        failed.abort(error)
+      })
+      try {
+        await client.send(new PutObjectCommand({ Bucket, Key: key, Body: content, ContentLength: size }), { abortSignal: failed.signal })
+      } catch (error) {
+        throw failure ?? error
+      }
     },
 
     async copy(from, to) {

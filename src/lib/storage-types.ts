@@ -1,5 +1,14 @@
 import type { Readable } from 'node:stream'
 
+/**
+ * Listens to the stream's errors at once, before a write awaits anything (a directory, a file, a
+ * connection): an error emitted while nothing listens ends the process. The stream is destroyed with
+ * it, so the pipeline attached later fails with that error instead of waiting for an end.
+ */
+export function settleOnError(content: Readable): void {
+  content.on('error', (error) => content.destroy(error))
+}
+
 /** A browser form upload: POST `fields`, then the file as `file`, to `url` (S3's presigned POST). */
 export interface PresignedPost {
   url: string

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises'
 import type { Config } from '../config.js'
 import { forbidden } from './errors.js'
 import { s3Storage } from './storage-s3.js'
-import type { DownloadRules, PostRules, PresignedPost, Storage } from './storage-types.js'
+import { type DownloadRules, type PostRules, type PresignedPost, type Storage, settleOnError } from './storage-types.js'
 
 export type { ByteRange, DownloadRules, PostRules, PresignedPost, Storage, StoredObject } from './storage-types.js'
 
@@ -127,6 +127,7 @@ export function localStorage(root: string, signing: EmbeddedSigning): LocalStora
   }
   return {
     async put(key, content) {
+      settleOnError(content)
       // The file is opened before the stream runs: a stream that fails at once cannot create it after the cleanup.
       await writeAtomically(pathOf(key), async (partial) => pipeline(content, (await open(partial, 'wx')).createWriteStream()))
       return { size: (await stat(pathOf(key))).size }

@@ -28,6 +28,7 @@ import * as coursePackages from './2026_11_27_2701_course_packages.js'
 import * as learningSessions from './2026_11_27_2702_learning_sessions.js'
 import * as xapiHotRowKeys from './2026_11_27_2601_xapi_hot_row_keys.js'
 import * as launchDataRead from './2026_11_28_3701_launch_data_read.js'
+import * as courseImportAttempts from './2026_11_28_3601_course_import_attempts.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_2702_learning_sessions': learningSessions,
   '2026_11_27_2601_xapi_hot_row_keys': xapiHotRowKeys,
   '2026_11_28_3701_launch_data_read': launchDataRead,
+  '2026_11_28_3601_course_import_attempts': courseImportAttempts,
 }

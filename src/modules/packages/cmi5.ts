@@ -20,10 +20,12 @@ const langText = (node: XmlNode, name: string) => {
 }
 
 async function schemaErrors(text: string, errors: PackageErrors): Promise<void> {
-  const result = await validateXML({
+  const validated = validateXML({
     xml: [{ fileName: CMI5_FILE, contents: text }],
     schema: [{ fileName: 'CourseStructure.xsd', contents: COURSE_STRUCTURE_XSD }],
   })
+  // The validator gives up on some documents instead of listing their errors: the document is at fault.
+  const result = await validated.catch((error: Error) => ({ errors: [{ message: error.message, loc: undefined }] }))
   for (const error of result.errors) {
     const line = error.loc?.lineNumber
     errors.add('schema_invalid', error.message.trim(), line ? `${CMI5_FILE}:${line}` : CMI5_FILE)

@@ -47,9 +47,39 @@ export function findImport(db: Db, orgId: string, importId: string) {
   return db.selectFrom('course_imports').selectAll().where('organization_id', '=', orgId).where('id', '=', importId).executeTakeFirst()
 }
 
-/** The imports still to do, every organization's, oldest first: the import job's work. */
+/** The imports still to do, every organization's, oldest first, with how long each has run (by the database's clock). */
 export function runningImports(db: Db) {
-  return db.selectFrom('course_imports').selectAll().where('status', '=', 'running').orderBy('id').execute()
+  return db
+    .selectFrom('course_imports')
+    .selectAll()
+    .select(sql<number>`extract(epoch from now() - created_at)::float8`.as('running_seconds'))
+    .where('status', '=', 'running')
+    .orderBy('id')
+    .execute()
+}
+
+/** The import's status now: `failed` once cancelled, or ended by another run. */
+export async function importStatus(db: Db, row: ImportRow): Promise<ImportRow['status'] | undefined> {
+  const found = await db
+    .selectFrom('course_imports')
+    .select('status')
+    .where('organization_id', '=', row.organization_id)
+    .where('id', '=', row.id)
+    .executeTakeFirst()
+  return found?.status
+}
+
+/** Counts a run that failed for a reason outside the package: the runs so far, or undefined once it is no longer running. */
+export async function countFailedRun(db: Db, row: ImportRow): Promise<number | undefined> {
+  const counted = await db
+    .updateTable('course_imports')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('organization_id', '=', row.organization_id)
+    .where('id', '=', row.id)
+    .where('status', '=', 'running')
+    .returning('attempts')
+    .executeTakeFirst()
+  return counted?.attempts
 }
 
 /** An import in its wire shape as SQL over `alias`, for the event of its end. */
@@ -174,15 +204,14 @@ export async function findStructure(db: Db, orgId: string, courseId: string): Pr
   return { standard: rows[0].standard, aus }
 }
 
-/** Locks the import while it is still running (false once another run ended it). */
-export async function lockRunningImport(db: Db, row: ImportRow): Promise<boolean> {
+/** Locks the import and answers its status: `running`, or how another run or a cancel ended it. */
+export async function lockImport(db: Db, row: ImportRow): Promise<ImportRow['status']> {
   const locked = await db
     .selectFrom('course_imports')
-    .select('id')
+    .select('status')
     .where('organization_id', '=', row.organization_id)
     .where('id', '=', row.id)
-    .where('status', '=', 'running')
     .forUpdate()
-    .executeTakeFirst()
-  return locked !== undefined
+    .executeTakeFirstOrThrow()
+  return locked.status
 }

@@ -1,15 +1,17 @@
 import { v7 as uuidv7 } from 'uuid'
 import { ADMIN } from '../../lib/access.js'
-import { IssueList, notFound } from '../../lib/errors.js'
+import { conflict, IssueList, notFound } from '../../lib/errors.js'
+import { ErrorBody } from '../../lib/schemas.js'
 import { findCourse } from '../courses/courses.queries.js'
 import type { ModulePlugin } from '../types.js'
 import { findUpload } from '../uploads/uploads.queries.js'
 import { PACKAGE_KIND } from '../uploads/uploads.schemas.js'
 import { IMPORT_QUEUE } from './packages.import.js'
-import { findImport, findStructure, insertImport, toCourseImport } from './packages.queries.js'
+import { findImport, findStructure, finishImport, insertImport, toCourseImport } from './packages.queries.js'
 import { CourseImport, CourseImportCreate, CourseImportParams, CourseStructure, StructureParams } from './packages.schemas.js'
 
 const tags = ['course packages']
+const CANCELLED = { code: 'cancelled', message: 'The import was cancelled', path: '' }
 
 export const courseImportsRoutes: ModulePlugin = (app, { db, jobs }) => {
   app.post(
@@ -67,6 +69,32 @@ export const courseImportsRoutes: ModulePlugin = (app, { db, jobs }) => {
       const row = await findImport(db, request.actor.orgId, request.params.import_id)
       if (!row) throw notFound('Course import')
       return toCourseImport(row)
+    },
+  )
+
+  app.delete(
+    '/:import_id',
+    {
+      config: { roles: ADMIN },
+      schema: {
+        operationId: 'cancelCourseImport',
+        summary: 'Cancel a course import',
+        description:
+          'Admins only. Cancels a running import: it answers 200 with the job, now `failed` with a `cancelled` error, and the work in progress stops (what it wrote is removed; nothing changes). An import that has already ended is a 409.',
+        tags,
+        params: CourseImportParams,
+        response: { 200: CourseImport, 409: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { actor } = request
+      const row = await findImport(db, actor.orgId, request.params.import_id)
+      if (!row) throw notFound('Course import')
+      const source = { orgId: actor.orgId, actor: { userId: actor.userId, role: actor.role }, requestId: actor.requestId }
+      const outcome = { status: 'failed' as const, standard: row.standard, courseId: row.course_id, errors: [CANCELLED] }
+      const cancelled = await finishImport(db, source, row, outcome)
+      if (!cancelled) throw conflict('The import has already ended')
+      return toCourseImport(cancelled)
     },
   )
 }

@@ -4,6 +4,9 @@ import type { PackageErrors } from './package-model.js'
 /** An element as fast-xml-parser keeps document order: `{ name: children, ':@': attributes }`. */
 export type XmlNode = Record<string, unknown>
 
+/** DECISIONS §13.7: elements nested deeper than this fail the import (the root is at depth 1). */
+export const MAX_XML_DEPTH = 100
+
 // Namespace prefixes dropped (SCORM's adlcp:, imsss:); attributes kept under their local names;
 // values kept as text. The parser never fetches anything, and a DOCTYPE is refused before it runs.
 const parser = new XMLParser({
@@ -14,9 +17,12 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: true,
+  // The parser counts the elements above the one it opens: 99 admits a depth of 100 and refuses 101.
+  maxNestedTags: MAX_XML_DEPTH - 1,
 })
 
 export const nameOf = (node: XmlNode) => Object.keys(node).find((key) => key !== ':@') ?? ''
+const nodeIsMeta = (node: XmlNode) => nameOf(node).startsWith('?') || nameOf(node) === '#comment'
 export const childrenOf = (node: XmlNode) => (node[nameOf(node)] as XmlNode[] | undefined) ?? []
 export const attr = (node: XmlNode, name: string): string | undefined => {
   const value = (node[':@'] as Record<string, string> | undefined)?.[name]
@@ -47,7 +53,16 @@ export function parseXml(text: string, file: string, errors: PackageErrors): Xml
     errors.add('xml_malformed', wellFormed.err.msg, `${file}:${wellFormed.err.line}`)
     return null
   }
-  const root = (parser.parse(text) as XmlNode[]).find((node) => !nameOf(node).startsWith('?') && nameOf(node) !== '#comment')
+  let nodes: XmlNode[]
+  try {
+    nodes = parser.parse(text) as XmlNode[]
+  } catch (error) {
+    const { message } = error as Error
+    if (/nested/i.test(message)) errors.add('xml_too_deep', `Elements are nested deeper than ${MAX_XML_DEPTH}`, file)
+    else errors.add('xml_malformed', message, file)
+    return null
+  }
+  const root = nodes.find((node) => !nodeIsMeta(node))
   if (!root) errors.add('xml_malformed', 'The document has no root element', file)
   return root ?? null
 }

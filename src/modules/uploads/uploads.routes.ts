@@ -1,10 +1,10 @@
 import { v7 as uuidv7 } from 'uuid'
-import { type Actor, rowOwner } from '../../lib/access.js'
-import { notFound } from '../../lib/errors.js'
+import { type Actor, MANAGERS, rowOwner } from '../../lib/access.js'
+import { forbidden, notFound } from '../../lib/errors.js'
 import { ErrorBody } from '../../lib/schemas.js'
 import type { ModulePlugin } from '../types.js'
 import { findUpload, insertUpload } from './uploads.queries.js'
-import { PresignedUpload, Upload, UploadIntent, UploadParams } from './uploads.schemas.js'
+import { PACKAGE_KIND, PresignedUpload, Upload, UploadIntent, UploadParams } from './uploads.schemas.js'
 import { finalizeUpload, incomingKey, toUpload } from './uploads.service.js'
 
 const tags = ['uploads']
@@ -25,15 +25,18 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config, metrics 
       schema: {
         operationId: 'createUploadIntent',
         description:
-          'Declares the file (kind, media type, exact size, name) and answers with a presigned POST: send every field of `fields`, then `file`, to `url` as multipart/form-data, then finalize.',
+          'Declares the file (kind, media type, exact size, name) and answers with a presigned POST: send every field of `fields`, then `file`, to `url` as multipart/form-data, then finalize. Kind `course_package` is for admins and office admins (403 for other roles).',
         tags,
         summary: 'Start an upload',
         body: UploadIntent(config.uploadMaxBytes, config.coursePackageMaxBytes),
-        response: { 201: PresignedUpload },
+        response: { 201: PresignedUpload, 403: ErrorBody },
       },
     },
     async (request, reply) => {
       const { actor, body } = request
+      // DECISIONS §13.7: a course package (up to COURSE_PACKAGE_MAX_BYTES) is for those who manage courses.
+      if (body.kind === PACKAGE_KIND && !MANAGERS.includes(actor.role))
+        throw forbidden('Only admins and office admins upload course packages')
       const id = uuidv7()
       const key = incomingKey(actor.orgId, id)
       await insertUpload(db, actor.orgId, { ...body, id, userId: actor.userId, storageKey: key })

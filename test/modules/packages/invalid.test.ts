@@ -120,9 +120,9 @@ describe('unsafe archives', () => {
     await failsWith(zip, [error('too_many_entries', '', 'The archive has 20001 entries; at most 20000 are accepted')])
   })
 
-  it('refuses an archive expanding past 4 × COURSE_PACKAGE_MAX_BYTES', async () => {
+  it('refuses an archive expanding past 4 × COURSE_PACKAGE_MAX_BYTES (and, of zeros, past 100 × its size)', async () => {
     const zip = await zipOf({ 'cmi5.xml': cmi5Xml([{ url: 'index.html' }]), ...INDEX, 'zeros.bin': Buffer.alloc(4 * MAX) })
-    const job = await failsWith(zip, [error('expansion_too_large', '')])
+    const job = await failsWith(zip, [error('expansion_too_large', ''), error('expansion_ratio_too_large', '')])
     expect(job.errors[0].message).toMatch(/at most 16777216 are accepted$/)
   })
 
