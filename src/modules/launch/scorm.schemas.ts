@@ -38,7 +38,7 @@ export const ScormRuntime = Type.Object(
 )
 export type ScormRuntime = Static<typeof ScormRuntime>
 
-/** scorm-again's commit answer (HTTP 200 either way): `true`, or `false` with a SCORM error code (101: general exception). */
+/** scorm-again's commit answer (HTTP 200 either way): `true`, or `false` with a SCORM error code (101 general exception, 405 / 406 type). */
 export const CommitAnswer = Type.Object(
   {
     result: Type.Union([Type.Literal('true'), Type.Literal('false')]),
