@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SeaworthyClient } from '../client/index.js'
 import { scormPackage } from '../test/fixtures/packages.js'
 import { launchBrowser, screenshot } from './browser.js'
-import { assign, createCrew, createShip, ok, PASSWORD, signIn } from './seed.js'
+import { importCourse, registeredLearner, registrationAfter } from './scorm-courses.js'
+import { createShip, ok, PASSWORD, signIn } from './seed.js'
 import { type RunningService, startService } from './service.js'
 
 // SCORM 1.2 and 2004 packages made by simple-scorm-packager, imported and played in Debian's chromium
@@ -79,44 +80,18 @@ afterAll(async () => {
   await service?.stop()
 })
 
-/** Upload and import through the service's own flow: the course id. */
+/** A simple-scorm-packager package of the SCO page, imported: the course id. */
 async function importScorm(version: '1.2' | '2004 4th Edition'): Promise<string> {
   const zip = await scormPackage(
     version,
     { 'index.html': scoPage(version === '1.2' ? '1.2' : '2004') },
     { masteryScore: 80, title: `Lookout ${version}` },
   )
-  const intent = await ok(
-    admin.POST('/api/v1/shared/uploads/intent', {
-      body: { kind: 'course_package', mime: 'application/zip', size: zip.length, filename: 'course.zip' },
-    }),
-  )
-  const form = new FormData()
-  for (const [name, value] of Object.entries(intent.presignedPost.fields)) form.append(name, value)
-  form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'course.zip')
-  expect((await fetch(intent.presignedPost.url, { method: 'POST', body: form })).ok).toBe(true)
-  await ok(admin.POST('/api/v1/shared/uploads/{upload_id}/finalize', { params: { path: { upload_id: intent.uploadId } } }))
-  const started = await ok(admin.POST('/api/v1/learn/course-imports', { body: { uploadId: intent.uploadId } }))
-  for (;;) {
-    const job = await ok(admin.GET('/api/v1/learn/course-imports/{import_id}', { params: { path: { import_id: started.id } } }))
-    if (job.status !== 'running') {
-      expect(job).toMatchObject({ status: 'complete', courseId: expect.any(String) })
-      return job.courseId!
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
+  return importCourse(admin, zip)
 }
 
-let people = 0
 /** A crew member of their own registered on the course: their client and the registration id. */
-async function learner(courseId: string) {
-  const person = await createCrew(admin, 'Scorm', `Learner${++people}${Date.now() % 100000}`)
-  const assignment = await assign(admin, person.id, shipId, 'AB')
-  await ok(admin.POST('/api/v1/learn/assignments/bulk/courses', { body: { assignmentIds: [assignment.id], courseIds: [courseId] } }))
-  const crew = await signIn(service.baseUrl, person.email)
-  const registrations = await ok(crew.GET('/api/v1/learn/registrations', { params: { query: { assignment_id: assignment.id } } }))
-  return { crew, registrationId: registrations.items.find((r) => r.course_id === courseId)!.id }
-}
+const learner = (courseId: string) => registeredLearner(service.baseUrl, admin, shipId, courseId)
 
 /** Launch, open the player, wait for the SCO to start: its frame and what it read at start. */
 async function play(crew: SeaworthyClient, registrationId: string, action: 'Pass' | 'Fail' | 'Leave', shot?: string) {
@@ -135,17 +110,7 @@ async function play(crew: SeaworthyClient, registrationId: string, action: 'Pass
   return started
 }
 
-/** The registration once its session has ended (the final commit is a beacon: it lands a moment later). */
-async function ended(crew: SeaworthyClient, registrationId: string, attempts: number) {
-  for (let tries = 0; tries < 100; tries++) {
-    const registration = await ok(
-      crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }),
-    )
-    if (registration.attempt_count >= attempts) return registration
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error('the session did not end')
-}
+const ended = registrationAfter
 
 describe.each([
   ['1.2', '1.2'],

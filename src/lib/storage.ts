@@ -138,7 +138,9 @@ export function localStorage(root: string, signing: EmbeddedSigning): LocalStora
     read: (key, range) => createReadStream(pathOf(key), range),
     async stat(key) {
       try {
-        return { size: (await stat(pathOf(key))).size, contentType: null }
+        // A folder is no object (as in a bucket): reading it would fail after the answer has begun.
+        const found = await stat(pathOf(key))
+        return found.isFile() ? { size: found.size, contentType: null } : null
       } catch {
         return null
       }

@@ -1,19 +1,18 @@
 import type { MoveOn } from '../packages/packages.schemas.js'
+import { MAX_SECONDS } from '../registrations/registrations.schemas.js'
 import type { ScormStandard } from './scorm.schemas.js'
 
 type Json = Record<string, any>
 
-/** What one commit of a SCO's cmi data says (NOTES-learning-delivery §3.5). */
+/**
+ * What a SCO's cmi says of its result (DECISIONS §13.6), read only from the state its session ended in:
+ * completion, success (passed, failed, or null when unknown) and the score.
+ */
 export interface ScormResult {
   completed: boolean
   outcome: 'passed' | 'failed' | null
   /** 0..1 */
   scoreScaled: number | null
-  /**
-   * The session's time: session_time when the SCO reported one, else total_time (scorm-again adds the time
-   * since Initialize to it on the final commit, and the player loads no earlier total, so it is this session's).
-   */
-  sessionSeconds: number | null
 }
 
 const num = (value: unknown): number | null => {
@@ -40,48 +39,51 @@ export function durationSeconds(value: unknown): number | null {
 }
 
 /**
- * SCORM 1.2: lesson_status passed/failed decide; `completed` with a score and a mastery score in
- * credit mode becomes passed or failed (RTE 3.4.4, cmi.core.lesson_status); the score is raw/max
+ * The session's time: session_time when the SCO reported one, else total_time (scorm-again adds the time
+ * since Initialize to it on the final commit, and the player loads no earlier total, so it is this
+ * session's); at most what the duration column holds.
+ */
+export function sessionSeconds(standard: ScormStandard, cmi: Json): number | null {
+  const [session, total] =
+    standard === 'scorm12'
+      ? [timespanSeconds(cmi.core?.session_time), timespanSeconds(cmi.core?.total_time)]
+      : [durationSeconds(cmi.session_time), durationSeconds(cmi.total_time)]
+  const seconds = positive(session) ?? total
+  return seconds === null ? null : Math.min(seconds, MAX_SECONDS)
+}
+
+/**
+ * SCORM 1.2: lesson_status passed / failed decide; `completed` with a mastery score and a raw score
+ * becomes passed or failed by the score (RTE 3.4.4, cmi.core.lesson_status); the score is raw/max
  * (max 100 when not given).
  */
-function scorm12(cmi: Json, masteryScore: number | null, credit: boolean): ScormResult {
+function scorm12(cmi: Json, masteryScore: number | null): ScormResult {
   const core = cmi.core ?? {}
   const raw = num(core.score?.raw)
   const max = num(core.score?.max) || 100
   const scoreScaled = raw === null ? null : clamp(raw / max, 0, 1)
   const status = core.lesson_status
   let outcome: ScormResult['outcome'] = status === 'passed' || status === 'failed' ? status : null
-  if (status === 'completed' && credit && masteryScore !== null && scoreScaled !== null)
-    outcome = scoreScaled >= masteryScore ? 'passed' : 'failed'
-  return {
-    completed: status === 'passed' || status === 'completed',
-    outcome,
-    scoreScaled,
-    sessionSeconds: positive(timespanSeconds(core.session_time)) ?? timespanSeconds(core.total_time),
-  }
+  if (status === 'completed' && masteryScore !== null && scoreScaled !== null) outcome = scoreScaled >= masteryScore ? 'passed' : 'failed'
+  return { completed: status === 'passed' || status === 'completed', outcome, scoreScaled }
 }
 
 /**
- * SCORM 2004: success_status and completion_status; a scaled passing score with a scaled score
- * decides success itself (RTE 4.2.22); the score is score.scaled, else (raw − min)/(max − min).
+ * SCORM 2004: success_status and completion_status; with a scaled passing score, a `score.scaled`
+ * decides success itself (RTE 4.2.22); the score reported is score.scaled, else (raw − min)/(max − min).
  */
 function scorm2004(cmi: Json, masteryScore: number | null): ScormResult {
   const score = cmi.score ?? {}
-  const [raw, min, max] = [num(score.raw), num(score.min), num(score.max)]
-  const scaled = num(score.scaled) ?? (raw !== null && min !== null && max !== null && max > min ? (raw - min) / (max - min) : null)
-  const scoreScaled = scaled === null ? null : clamp(scaled, 0, 1)
+  const [scaled, raw, min, max] = [num(score.scaled), num(score.raw), num(score.min), num(score.max)]
+  const reported = scaled ?? (raw !== null && min !== null && max !== null && max > min ? (raw - min) / (max - min) : null)
   let outcome: ScormResult['outcome'] = cmi.success_status === 'passed' || cmi.success_status === 'failed' ? cmi.success_status : null
   if (masteryScore !== null && scaled !== null) outcome = scaled >= masteryScore ? 'passed' : 'failed'
-  return {
-    completed: cmi.completion_status === 'completed',
-    outcome,
-    scoreScaled,
-    sessionSeconds: positive(durationSeconds(cmi.session_time)) ?? durationSeconds(cmi.total_time),
-  }
+  return { completed: cmi.completion_status === 'completed', outcome, scoreScaled: reported === null ? null : clamp(reported, 0, 1) }
 }
 
-export const scormResult = (standard: ScormStandard, cmi: Json, masteryScore: number | null, credit: boolean): ScormResult =>
-  standard === 'scorm12' ? scorm12(cmi, masteryScore, credit) : scorm2004(cmi, masteryScore)
+/** The result of a SCO in the state its session ended in (credit mode: Browse and Review record none). */
+export const scormResult = (standard: ScormStandard, cmi: Json, masteryScore: number | null): ScormResult =>
+  standard === 'scorm12' ? scorm12(cmi, masteryScore) : scorm2004(cmi, masteryScore)
 
 /** A SCO with a mastery score must be passed; any other SCO is done when completed or passed. */
 export const scoMoveOn = (masteryScore: number | null): MoveOn => (masteryScore === null ? 'CompletedOrPassed' : 'Passed')

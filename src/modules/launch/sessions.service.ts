@@ -5,6 +5,7 @@ import type { EventSource } from '../../lib/events.js'
 import { durationResult, lmsStatement } from './cmi5.js'
 import { type LaunchDeps, loadRun, type Run, statementContext, writeLms } from './registration-run.js'
 import { recordSessionAttempt } from './results.queries.js'
+import { judgeScormSession } from './scorm-results.js'
 import { endSessionRow, lockSession, openSessions, type SessionRow, sessionRegistrationId, toLearningSession } from './sessions.queries.js'
 
 // The end of a launch session (DECISIONS §13.4–13.5): by the AU, or abandoned by a new launch, an admin
@@ -15,7 +16,8 @@ const secondsBetween = (from: Date, to: Date) => Math.max(0, Math.round((to.getT
 /**
  * Ends a session (DECISIONS §13.4–13.5): `terminated` by the AU, or `abandoned` (a new launch, the
  * sweep, an admin), which the LMS records with its duration, launch to last statement (cmi5 §9.5.4.2).
- * Either way it is one attempt of the registration.
+ * Either way it is one attempt of the registration. An abandoned SCORM session's SCO is judged from its
+ * last commit (§13.6); a terminated one was judged from its final commit by the caller.
  */
 export async function endSession(
   trx: Db,
@@ -26,21 +28,22 @@ export async function endSession(
   how: { endedBy: 'terminated' | 'abandoned'; durationSeconds?: number | null },
 ): Promise<SessionRow> {
   const seconds = Math.round(how.durationSeconds ?? secondsBetween(session.created_at, session.last_seen_at ?? session.created_at))
+  const abandonedScorm = how.endedBy === 'abandoned' && run.reg.standard !== 'cmi5'
+  const judged = abandonedScorm ? await judgeScormSession(trx, deps, source, run, session) : { session, statements: [] }
   const ended = await endSessionRow(trx, source, session.id, { endedBy: how.endedBy, durationSeconds: seconds })
   if (how.endedBy === 'abandoned') {
-    if (run.reg.standard === 'cmi5') {
-      const at = statementContext(run, session.id, run.aus[session.au_index])
-      const activity = { id: session.activity_id }
-      await writeLms(trx, deps.config, run.reg.organization_id, [
-        lmsStatement(at, 'abandoned', activity, { result: durationResult(seconds) }),
-      ])
-    }
+    const at = statementContext(run, session.id, run.aus[session.au_index])
+    const statements =
+      run.reg.standard === 'cmi5'
+        ? [lmsStatement(at, 'abandoned', { id: session.activity_id }, { result: durationResult(seconds) })]
+        : judged.statements
+    await writeLms(trx, deps.config, run.reg.organization_id, statements)
   }
-  const scorePercent = session.score_scaled === null ? null : Math.round(session.score_scaled * 100)
+  const { outcome, score_scaled: scoreScaled } = judged.session
   const updated = await recordSessionAttempt(trx, source, run.reg, {
     id: session.id,
-    failed: session.outcome === 'failed',
-    scorePercent,
+    failed: outcome === 'failed',
+    scorePercent: scoreScaled === null ? null : Math.round(scoreScaled * 100),
     seconds,
   })
   run.reg = { ...run.reg, ...updated }

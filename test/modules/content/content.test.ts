@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.js'
@@ -16,7 +17,10 @@ let org: TestOrg
 let packageId: string
 beforeAll(async () => {
   own = await privateDatabase()
-  t = await buildTestApp({ RUN_JOBS: '1' }, { database: own.database, jobs: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 } })
+  t = await buildTestApp(
+    { RUN_JOBS: '1' },
+    { database: own.database, jobs: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 } },
+  )
   content = await buildContentApp({ config: t.config, logger: false })
   org = await createOrg(t.app, t.database.db)
   packageId = (await importPackage(t.app, org.admin.api, await fixturePackage('masteryscore_responsive'))).id
@@ -44,7 +48,9 @@ const stored = (path: string) => readFile(join(t.config.dataDir, 'uploads', org.
 describe('the content origin', () => {
   it('is its own origin: PORT + 1 by default, never the API', () => {
     expect(t.config.contentOrigin).not.toBe(new URL(t.config.publicUrl).origin)
-    expect(contentPaths(t.config).url(grant(), 'index.html')).toMatch(new RegExp(`^${t.config.contentOrigin}/content/[\\w-]+\\.[\\w-]+/index\\.html$`))
+    expect(contentPaths(t.config).url(grant(), 'index.html')).toMatch(
+      new RegExp(`^${t.config.contentOrigin}/content/[\\w-]+\\.[\\w-]+/index\\.html$`),
+    )
   })
 
   it('serves a package file inside a session path, with its media type and immutable caching', async () => {
@@ -101,9 +107,30 @@ describe('the content origin', () => {
     // `..`, even encoded, is resolved by the router before the path is matched: never above the session path.
     const session = new URL(paths.url(grant(), 'js')).pathname.slice(0, -'/js'.length)
     expect((await content.inject({ method: 'GET', url: `${session}/js/%2e%2e/index.html` })).rawPayload).toEqual(await stored('index.html'))
-    expect((await content.inject({ method: 'GET', url: `${session}/%2e%2e/%2e%2e/${org.id}/packages/${packageId}/index.html` })).statusCode).toBe(404)
+    expect(
+      (await content.inject({ method: 'GET', url: `${session}/%2e%2e/%2e%2e/${org.id}/packages/${packageId}/index.html` })).statusCode,
+    ).toBe(404)
     expect((await get(paths.url(grant(), 'missing.html'))).statusCode).toBe(404)
     expect((await get(paths.url(grant({ orgId: (await createOrg(t.app, t.database.db)).id }), 'index.html'))).statusCode).toBe(404)
+  })
+
+  it('answers 404 for a folder, a dot segment or an empty one, never 500', async () => {
+    const session = new URL(contentPaths(t.config).url(grant(), 'js')).pathname.slice(0, -'/js'.length)
+    for (const path of ['js', 'js/', '.', './', 'js/.', '%2e', 'js/%2E', 'js//cmi5.min.js']) {
+      const res = await content.inject({ method: 'GET', url: `${session}/${path}` })
+      expect([path, res.statusCode, res.json()]).toEqual([path, 404, { detail: 'File not found' }])
+    }
+    // Sent as is to a listening server (a client resolves `./` itself, as the test client does above).
+    await content.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = content.server.address() as { port: number }
+    for (const path of ['./index.html', 'js/./cmi5.min.js', 'js/%2e/cmi5.min.js', 'js/../index.html']) {
+      const status = await new Promise<number | undefined>((resolve, reject) =>
+        request({ host: '127.0.0.1', port, path: `${session}/${path}` }, (res) => resolve(res.resume().statusCode))
+          .on('error', reject)
+          .end(),
+      )
+      expect([path, status]).toEqual([path, 404])
+    }
   })
 
   it('is not served by the API origin', async () => {

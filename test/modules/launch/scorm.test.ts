@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../../app.js'
 import { createOrg, type TestOrg } from '../../factories.js'
 import { packagedCourse } from '../../fixtures/launch.js'
 import { enroll } from '../../fixtures/registrations.js'
-import { lrs } from '../../fixtures/xapi.js'
+import { scormBase as base, type ScormPlayer, scormPlayer } from '../../fixtures/scorm.js'
 
 // The SCORM player's API (DECISIONS §13.4–13.5) as scorm-again calls it: the session credential from
 // the launch URL's fragment, JSON commits, and the final commit as text/plain with the credential in the body.
@@ -13,11 +13,13 @@ let t: TestApp
 let content: App
 let org: TestOrg
 let other: TestOrg
+let player: ScormPlayer
 beforeAll(async () => {
   t = await buildTestApp()
   content = await buildContentApp({ config: t.config, logger: false })
   org = await createOrg(t.app, t.database.db)
   other = await createOrg(t.app, t.database.db)
+  player = scormPlayer(t)
 })
 afterAll(async () => {
   await content.close()
@@ -31,48 +33,12 @@ async function scormRegistration(standard: Standard, masteryScore: number | null
   return (await enroll(t.database.db, org.id, org.crew.id, { courseId })).registrationId
 }
 
-async function launch(registrationId: string) {
-  const launched = await org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/launch`, {})
-  expect(launched.status).toBe(201)
-  const url = new URL(launched.body.url)
-  const fragment = new URLSearchParams(url.hash.slice(1))
-  const session = fragment.get('session')!
-  const secret = fragment.get('secret')!
-  return { url, session, secret, auth: `Basic ${Buffer.from(`session.${session}:${secret}`).toString('base64')}` }
-}
-
-const base = (session: string) => `/api/v1/learn/scorm/sessions/${session}`
-
-async function commit(session: string, auth: string | null, body: unknown, contentType = 'application/json') {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `${base(session)}/commit`,
-    headers: { 'content-type': contentType, origin: t.config.contentOrigin, ...(auth && { authorization: auth }) },
-    payload: typeof body === 'string' ? body : JSON.stringify(body),
-  })
-  expect(response.statusCode).toBe(200)
-  expect(response.headers['access-control-allow-origin']).toBe(t.config.contentOrigin)
-  return response.json()
-}
-
-/** The final commit as scorm-again's unload beacon sends it: text/plain, the credential in the body. */
-const finish = (s: { session: string; auth: string }, cmi: unknown) =>
-  commit(s.session, null, JSON.stringify({ cmi, terminate: true, auth: s.auth }), 'text/plain;charset=UTF-8')
-
-const runtime = (session: string, auth: string) =>
-  t.app.inject({ method: 'GET', url: `${base(session)}/runtime`, headers: { authorization: auth } })
+const launch = (registrationId: string) => player.launch(org.crew, registrationId)
+const commit: ScormPlayer['commit'] = (...args) => player.commit(...args)
+const finish: ScormPlayer['finish'] = (...args) => player.finish(...args)
+const runtime: ScormPlayer['runtime'] = (...args) => player.runtime(...args)
 const registration = async (id: string) => (await org.crew.api.get(`/api/v1/learn/registrations/${id}`)).body
-
-async function verbs(registrationId: string) {
-  const statements = await lrs(t.app, null).get(`/statements?registration=${registrationId}&ascending=true`, {
-    authorization: `Bearer ${org.admin.token}`,
-  })
-  return statements.body.statements as {
-    verb: { id: string }
-    object: { id: string; definition?: { type?: string } }
-    result?: Record<string, any>
-  }[]
-}
+const verbs = (registrationId: string) => player.verbs(org, registrationId)
 
 describe('the SCORM player page', () => {
   it('is served on the content origin for a session token, with its scripts cached for good', async () => {
