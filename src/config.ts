@@ -35,6 +35,10 @@ const EnvSchema = Type.Object({
   COURSE_PACKAGE_MAX_BYTES: Type.Integer({ default: 1073741824, minimum: 1 }),
   // How long a launch session lives without ending (DECISIONS §13.4): then it is abandoned by the sweep.
   LAUNCH_SESSION_MINUTES: Type.Integer({ default: 240, minimum: 1, maximum: 10080 }),
+  // The LRS's limits (DECISIONS §13.7): one request's bytes, the attachments of a multipart/mixed request, statements per POST.
+  XAPI_MAX_BODY_BYTES: Type.Integer({ default: 33554432, minimum: 65536, maximum: 1073741824 }),
+  XAPI_MAX_ATTACHMENTS: Type.Integer({ default: 100, minimum: 0, maximum: 10000 }),
+  XAPI_MAX_BATCH: Type.Integer({ default: 1000, minimum: 1, maximum: 100000 }),
   UPLOAD_URL_TTL_SECONDS: Type.Integer({
     default: 900,
     minimum: 10,
@@ -118,6 +122,7 @@ export interface Config extends DatabaseConfig {
   readonly coursePackageMaxBytes: number
   /** A launch session's lifetime: its content path and credential stop working, and the sweep abandons it. */
   readonly launchSessionMinutes: number
+  readonly xapi: XapiLimits
   readonly uploadUrlTtlSeconds: number
   readonly login: LoginLimits
   /** Proxies (IPs, CIDRs) whose X-Forwarded-For is believed; empty: the client is the TCP peer. */
@@ -165,6 +170,16 @@ export interface AccountsConfig {
   readonly refreshTokenTtlDays: number
   /** Where links are e-mailed from; null: links are only in the API's answers. */
   readonly mail: { readonly url: string; readonly from: string } | null
+}
+
+/** What one request to the LRS may carry (DECISIONS §13.7). */
+export interface XapiLimits {
+  /** A whole request: a larger one is 413 (413 too for JSON, 400 while a multipart/mixed body streams in). */
+  readonly maxBodyBytes: number
+  /** Parts of a multipart/mixed request after the statements' own part. */
+  readonly maxAttachments: number
+  /** Statements in one POST: more is 413. */
+  readonly maxBatch: number
 }
 
 export interface LoginLimits {
@@ -260,7 +275,9 @@ function readS3(env: Env): S3Config | null {
 function checkContentOrigin(env: Env): void {
   if (env.PORT === 65535) throw new ConfigError('Invalid configuration: PORT 65535 leaves no PORT + 1 for package content')
   if (env.CONTENT_ORIGIN && env.PUBLIC_URL && new URL(env.CONTENT_ORIGIN).origin === new URL(env.PUBLIC_URL).origin) {
-    throw new ConfigError("Invalid configuration: CONTENT_ORIGIN must differ from PUBLIC_URL's origin (package scripts would reach signed-in users' tokens)")
+    throw new ConfigError(
+      "Invalid configuration: CONTENT_ORIGIN must differ from PUBLIC_URL's origin (package scripts would reach signed-in users' tokens)",
+    )
   }
 }
 
@@ -307,6 +324,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     coursePackageMaxBytes: env.COURSE_PACKAGE_MAX_BYTES,
     launchSessionMinutes: env.LAUNCH_SESSION_MINUTES,
+    xapi: Object.freeze({ maxBodyBytes: env.XAPI_MAX_BODY_BYTES, maxAttachments: env.XAPI_MAX_ATTACHMENTS, maxBatch: env.XAPI_MAX_BATCH }),
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,
     login: Object.freeze({
       maxPerPair: env.LOGIN_MAX_FAILURES_PER_EMAIL,
