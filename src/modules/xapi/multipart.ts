@@ -38,6 +38,34 @@ export function* chunksOf(body: Buffer): Generator<Buffer> {
   for (let at = 0; at < body.length; at += CHUNK_BYTES) yield body.subarray(at, at + CHUNK_BYTES)
 }
 
+/**
+ * The body from its first boundary on, its bytes counted against the limit. What comes before the first
+ * boundary is RFC 2046's preamble (some clients send a CRLF there, ADL's conformance suite among them):
+ * dropped, up to the size of a part's headers.
+ */
+async function* fromFirstBoundary(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, boundary: string, maxBodyBytes: number) {
+  const atStart = Buffer.from(`--${boundary}`)
+  const afterLine = Buffer.from(`\r\n--${boundary}`)
+  let head: Buffer | null = Buffer.alloc(0)
+  let received = 0
+  for await (const chunk of chunks) {
+    received += chunk.length
+    if (received > maxBodyBytes) throw badRequest(`multipart/mixed: the request is larger than ${maxBodyBytes} bytes`)
+    if (head === null) {
+      yield chunk
+      continue
+    }
+    head = Buffer.concat([head, chunk])
+    const line = head.subarray(0, MAX_PART_HEADER_BYTES + afterLine.length).indexOf(afterLine)
+    const at = head.subarray(0, atStart.length).equals(atStart) ? 0 : line === -1 ? -1 : line + 2
+    if (at >= 0) {
+      yield head.subarray(at)
+      head = null
+    } else if (head.length > MAX_PART_HEADER_BYTES) throw badRequest('multipart/mixed: no part starts with the boundary')
+  }
+  if (head?.length) yield head
+}
+
 /** Whether the parser has read the closing boundary: what follows is the epilogue, ignored (RFC 2046 §5.1.1). */
 function closed(parser: MultipartParser): boolean {
   try {
@@ -109,11 +137,8 @@ export async function readStatementParts(
   })
   let statements: Buffer | undefined
   const attachments: AttachmentContent[] = []
-  let received = 0
   try {
-    for await (const chunk of chunks) {
-      received += chunk.length
-      if (received > limits.maxBodyBytes) throw badRequest(`multipart/mixed: the request is larger than ${limits.maxBodyBytes} bytes`)
+    for await (const chunk of fromFirstBoundary(chunks, boundary, limits.maxBodyBytes)) {
       if (closed(parser)) continue
       for (const part of parser.write(chunk)) {
         if (statements === undefined) statements = statementsOf(part)

@@ -51,6 +51,14 @@ describe('multipart/mixed', () => {
     expect(refused.body).toEqual({ error: true, message: 'multipart/mixed: more than 100 attachments' })
   })
 
+  it('skips a preamble (the CRLF some clients send first) and the epilogue, as RFC 2046 says, but not a preamble past 8 KiB', async () => {
+    const body = (preamble: string) => Buffer.from(`${preamble}${head(withEmptyAttachment())}${emptyPart()}${tail}epilogue\r\n`)
+    expect((await api.post('/statements', body('\r\n'), mixed)).status).toBe(200)
+    expect((await api.post('/statements', body('A preamble.\r\n'), mixed)).status).toBe(200)
+    const long = await api.post('/statements', body(`${'x'.repeat(9000)}\r\n`), mixed)
+    expect(long.body).toEqual({ error: true, message: 'multipart/mixed: no part starts with the boundary' })
+  })
+
   it('refuses hundreds of thousands of parts, and a million bare ones, within 32 MiB, without reading them all', async () => {
     const hashed = Buffer.from(head(withEmptyAttachment()) + emptyPart().repeat(190_000) + tail)
     const bare = Buffer.from(head(withEmptyAttachment()) + `\r\n--${BOUNDARY}\r\nX: y\r\n`.repeat(1_200_000) + tail)
