@@ -59,6 +59,28 @@ describe('multipart/mixed', () => {
     expect(long.body).toEqual({ error: true, message: 'multipart/mixed: no part starts with the boundary' })
   })
 
+  it('reads multipart/mixed sent through the alternate request syntax with the same parser and limits', async () => {
+    const credential = await createCredential(org)
+    const send = (parts: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${BASE}/statements?method=POST`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          Authorization: `Basic ${Buffer.from(`${credential.key}:${credential.secret}`).toString('base64')}`,
+          'X-Experience-API-Version': '1.0.3',
+          'Content-Type': mixed['content-type'],
+          content: head(withEmptyAttachment()) + emptyPart().repeat(parts) + tail,
+        }).toString(),
+      })
+    expect((await send(1)).statusCode).toBe(200)
+    const refused = await send(101)
+    expect([refused.statusCode, JSON.parse(refused.body)]).toEqual([
+      400,
+      { error: true, message: 'multipart/mixed: more than 100 attachments' },
+    ])
+  })
+
   it('refuses hundreds of thousands of parts, and a million bare ones, within 32 MiB, without reading them all', async () => {
     const hashed = Buffer.from(head(withEmptyAttachment()) + emptyPart().repeat(190_000) + tail)
     const bare = Buffer.from(head(withEmptyAttachment()) + `\r\n--${BOUNDARY}\r\nX: y\r\n`.repeat(1_200_000) + tail)
