@@ -174,7 +174,7 @@ export interface AccountsConfig {
 
 /** What one request to the LRS may carry (DECISIONS §13.7). */
 export interface XapiLimits {
-  /** A whole request: a larger one is 413 (413 too for JSON, 400 while a multipart/mixed body streams in). */
+  /** A whole request: larger is a 413, or a 400 for multipart/mixed (refused while it streams in). */
   readonly maxBodyBytes: number
   /** Parts of a multipart/mixed request after the statements' own part. */
   readonly maxAttachments: number
@@ -275,9 +275,7 @@ function readS3(env: Env): S3Config | null {
 function checkContentOrigin(env: Env): void {
   if (env.PORT === 65535) throw new ConfigError('Invalid configuration: PORT 65535 leaves no PORT + 1 for package content')
   if (env.CONTENT_ORIGIN && env.PUBLIC_URL && new URL(env.CONTENT_ORIGIN).origin === new URL(env.PUBLIC_URL).origin) {
-    throw new ConfigError(
-      "Invalid configuration: CONTENT_ORIGIN must differ from PUBLIC_URL's origin (package scripts would reach signed-in users' tokens)",
-    )
+    throw new ConfigError("Invalid configuration: CONTENT_ORIGIN must differ from PUBLIC_URL's origin (package scripts would reach signed-in users' tokens)")
   }
 }
 

@@ -40,8 +40,8 @@ export const metaResources = (deps: ModuleDeps): XapiResource[] => [
       // A Person of this one agent: the LRS does not merge identities it cannot prove are one person.
       GET: async (call, reply) => {
         assertGranted(call.principal, GRANTS.readDefinitions)
-        const { agent, key } = parseAgentParam(onlyParam(call.query, 'agent'))
-        if (call.principal.session && key !== call.principal.session.actorKey)
+        const { agent, key: asked } = parseAgentParam(onlyParam(call.query, 'agent'))
+        if (call.principal.session && asked !== call.principal.session.actorKey)
           throw new XapiError(403, "A session's credential reads only its own actor")
         const person: Record<string, unknown[]> = {}
         for (const key of ['name', 'mbox', 'mbox_sha1sum', 'openid', 'account'] as const) {
