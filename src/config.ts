@@ -38,6 +38,10 @@ const EnvSchema = Type.Object({
   COURSE_IMPORT_TIMEOUT_SECONDS: Type.Integer({ default: 600, minimum: 1, maximum: 86400 }),
   // How long a launch session lives without ending (DECISIONS §13.4): then it is abandoned by the sweep.
   LAUNCH_SESSION_MINUTES: Type.Integer({ default: 240, minimum: 1, maximum: 10080 }),
+  // The LRS's limits (DECISIONS §13.7): one request's bytes, the attachments of a multipart/mixed request, statements per POST.
+  XAPI_MAX_BODY_BYTES: Type.Integer({ default: 33554432, minimum: 65536, maximum: 1073741824 }),
+  XAPI_MAX_ATTACHMENTS: Type.Integer({ default: 100, minimum: 0, maximum: 10000 }),
+  XAPI_MAX_BATCH: Type.Integer({ default: 1000, minimum: 1, maximum: 100000 }),
   UPLOAD_URL_TTL_SECONDS: Type.Integer({
     default: 900,
     minimum: 10,
@@ -127,6 +131,7 @@ export interface Config extends DatabaseConfig {
   readonly courseImports: { readonly maxExpandedBytes: number; readonly timeoutSeconds: number }
   /** A launch session's lifetime: its content path and credential stop working, and the sweep abandons it. */
   readonly launchSessionMinutes: number
+  readonly xapi: XapiLimits
   readonly uploadUrlTtlSeconds: number
   readonly login: LoginLimits
   /** Proxies (IPs, CIDRs) whose X-Forwarded-For is believed; empty: the client is the TCP peer. */
@@ -177,6 +182,16 @@ export interface AccountsConfig {
   readonly refreshTokenTtlDays: number
   /** Where links are e-mailed from; null: links are only in the API's answers. */
   readonly mail: { readonly url: string; readonly from: string } | null
+}
+
+/** What one request to the LRS may carry (DECISIONS §13.7). */
+export interface XapiLimits {
+  /** A whole request: larger is a 413, or a 400 for multipart/mixed (refused while it streams in). */
+  readonly maxBodyBytes: number
+  /** Parts of a multipart/mixed request after the statements' own part. */
+  readonly maxAttachments: number
+  /** Statements in one POST: more is 413. */
+  readonly maxBatch: number
 }
 
 export interface LoginLimits {
@@ -325,6 +340,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       timeoutSeconds: env.COURSE_IMPORT_TIMEOUT_SECONDS,
     }),
     launchSessionMinutes: env.LAUNCH_SESSION_MINUTES,
+    xapi: Object.freeze({ maxBodyBytes: env.XAPI_MAX_BODY_BYTES, maxAttachments: env.XAPI_MAX_ATTACHMENTS, maxBatch: env.XAPI_MAX_BATCH }),
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,
     login: Object.freeze({
       maxPerPair: env.LOGIN_MAX_FAILURES_PER_EMAIL,

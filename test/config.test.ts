@@ -92,6 +92,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, COURSE_PACKAGE_MAX_EXPANDED_BYTES: '0' })).toThrow(/COURSE_PACKAGE_MAX_EXPANDED_BYTES/)
   })
 
+  it("reads the LRS's limits, with their defaults, and refuses values out of range", () => {
+    const base = { DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }
+    expect(loadConfig(base).xapi).toEqual({ maxBodyBytes: 32 * 1024 * 1024, maxAttachments: 100, maxBatch: 1000 })
+    const set = loadConfig({ ...base, XAPI_MAX_BODY_BYTES: '1048576', XAPI_MAX_ATTACHMENTS: '0', XAPI_MAX_BATCH: '50' })
+    expect(set.xapi).toEqual({ maxBodyBytes: 1048576, maxAttachments: 0, maxBatch: 50 })
+    expect(() => loadConfig({ ...base, XAPI_MAX_BODY_BYTES: '1000' })).toThrow(/XAPI_MAX_BODY_BYTES/)
+    expect(() => loadConfig({ ...base, XAPI_MAX_ATTACHMENTS: '-1' })).toThrow(/XAPI_MAX_ATTACHMENTS/)
+    expect(() => loadConfig({ ...base, XAPI_MAX_BATCH: '0' })).toThrow(/XAPI_MAX_BATCH/)
+  })
+
   describe('S3 storage', () => {
     const base = { DATA_DIR: '/tmp/x', SEAWORTHY_JWT_SECRET: 'x'.repeat(40) }
 

@@ -44,7 +44,18 @@ function documentId(kind: DocumentKind, query: Record<string, string>, required:
   return id ?? null
 }
 
+/**
+ * Documents are data, never pages (DECISIONS §13.7): whatever a client stored, the browser downloads
+ * it and runs nothing, even when a cross-site form reaches a GET through the alternate request syntax.
+ */
+const NEVER_A_PAGE = {
+  'content-disposition': 'attachment',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "sandbox; default-src 'none'",
+}
+
 async function read(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, reply: FastifyReply) {
+  reply.headers(NEVER_A_PAGE)
   assertGranted(call.principal, kind.read)
   const scope = scopeOf(kind, call.query)
   const id = documentId(kind, call.query, false)

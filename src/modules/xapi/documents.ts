@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.js'
 import { agentKey, type XapiAgent } from './agents.js'
 import { type DocumentContent, type DocumentScope, findDocument, saveDocument } from './documents.queries.js'
 import { badRequest, XapiError } from './errors.js'
+import { isTooDeep, MAX_JSON_DEPTH } from './json.js'
 
 type Executor = Db | Transaction<DB>
 
@@ -13,7 +14,9 @@ export const etagOf = (content: Buffer) => `"${createHash('sha1').update(content
 
 const isJsonType = (contentType: string) => contentType.split(';')[0].trim().toLowerCase() === 'application/json'
 
+/** A JSON object, or null for anything else (JSON nested too deep included: it is not merged). */
 function jsonObject(content: Buffer): Record<string, unknown> | null {
+  if (isTooDeep(content)) return null
   try {
     const value = JSON.parse(content.toString('utf8'))
     return value && typeof value === 'object' && !Array.isArray(value) ? value : null
@@ -56,9 +59,11 @@ export async function writeDocument(
   incoming: { contentType: string; content: Buffer },
   options: { merge: boolean; preconditions: Preconditions },
 ): Promise<string> {
+  let { contentType, content } = incoming
+  // Checked before any read: JSON nested past the limit is never stored, so never merged into either.
+  if (isJsonType(contentType) && isTooDeep(content)) throw badRequest(`The document nests objects and arrays deeper than ${MAX_JSON_DEPTH}`)
   const current = await findDocument(db, orgId, scope, documentId)
   assertPreconditions(current, options.preconditions)
-  let { contentType, content } = incoming
   if (options.merge) {
     const given = isJsonType(contentType) ? jsonObject(content) : null
     if (!given) throw badRequest('POST merges JSON objects: the body must be an application/json object')

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { App, ModuleDeps } from '../types.js'
 import { authenticate, type XapiAuthenticator, type XapiPrincipal } from './auth.js'
 import { badRequest } from './errors.js'
+import type { StatementParts } from './multipart.js'
 
 export type XapiMethod = 'GET' | 'PUT' | 'POST' | 'DELETE'
 
@@ -12,6 +13,8 @@ export interface XapiCall {
   /** Lower-cased names. */
   headers: Record<string, string | undefined>
   body: Buffer | undefined
+  /** A statement request in multipart/mixed, read as it streamed in (the statements resource's own body parser). */
+  multipart?: StatementParts
   /** The media type alone, lower-cased ('' when none). */
   mediaType: string
   contentType: string
@@ -30,9 +33,19 @@ export interface XapiResource {
 const VERSION = /^1\.0(\.\d+)?$/
 /** Headers the alternate request syntax carries as form fields (xAPI 1.0.3 §1.3, "Alternate Request Syntax"). */
 const FORM_HEADERS = ['authorization', 'x-experience-api-version', 'content-type', 'content-length', 'if-match', 'if-none-match']
+/** What a header may hold (RFC 9110 §5.5): a form field standing for one must too, or it could not be answered back (Content-Type). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+
+/** No parameter holds a NUL: no IRI, id or JSON needs one, and PostgreSQL's text cannot store it. */
+function assertParam(name: string, value: string): void {
+  if (value.includes('\u0000')) throw badRequest(`${name}: contains a NUL character`)
+}
 
 function singleValues(query: Record<string, unknown>): Record<string, string> {
-  for (const [name, value] of Object.entries(query)) if (typeof value !== 'string') throw badRequest(`${name}: given more than once`)
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value !== 'string') throw badRequest(`${name}: given more than once`)
+    assertParam(name, value)
+  }
   return query as Record<string, string>
 }
 
@@ -49,10 +62,15 @@ function alternateCall(request: FastifyRequest, query: Record<string, string>) {
   let body: Buffer | undefined
   for (const [name, value] of form) {
     const lower = name.toLowerCase()
-    if (FORM_HEADERS.includes(lower)) headers[lower] = value
-    else if (name === 'content') body = Buffer.from(value)
+    if (FORM_HEADERS.includes(lower)) {
+      if (!HEADER_VALUE.test(value)) throw badRequest(`${name}: not a value a header can hold`)
+      headers[lower] = value
+    } else if (name === 'content') body = Buffer.from(value)
     else if (name in params) throw badRequest(`${name}: given more than once`)
-    else params[name] = value
+    else {
+      assertParam(name, value)
+      params[name] = value
+    }
   }
   // Content without a Content-Type field is JSON, the media type of every xAPI resource that takes a body.
   if (body && headers['content-type'] === undefined) headers['content-type'] = 'application/json'
@@ -79,13 +97,15 @@ export function registerResources(
       schema: { hide: true },
       handler: async (request, reply) => {
         const query = singleValues(request.query as Record<string, unknown>)
+        const body = request.body as Buffer | StatementParts | undefined
         const plain = request.method === 'POST' && query.method !== undefined ? null : request
         const parts = plain
           ? {
               method: (request.method === 'HEAD' ? 'GET' : request.method) as XapiMethod,
               headers: request.headers as Record<string, string>,
               query,
-              body: request.body as Buffer | undefined,
+              body: Buffer.isBuffer(body) ? body : undefined,
+              multipart: Buffer.isBuffer(body) ? undefined : body,
             }
           : alternateCall(request, query)
         const handler = resource.methods[parts.method]

@@ -1,7 +1,7 @@
 import type { ModuleDeps } from '../types.js'
 import { parseAgentParam } from './agents.js'
 import { assertGranted, GRANTS } from './auth.js'
-import { badRequest } from './errors.js'
+import { badRequest, XapiError } from './errors.js'
 import type { XapiResource } from './http.js'
 import { findActivity } from './statements.queries.js'
 
@@ -40,7 +40,9 @@ export const metaResources = (deps: ModuleDeps): XapiResource[] => [
       // A Person of this one agent: the LRS does not merge identities it cannot prove are one person.
       GET: async (call, reply) => {
         assertGranted(call.principal, GRANTS.readDefinitions)
-        const { agent } = parseAgentParam(onlyParam(call.query, 'agent'))
+        const { agent, key: asked } = parseAgentParam(onlyParam(call.query, 'agent'))
+        if (call.principal.session && asked !== call.principal.session.actorKey)
+          throw new XapiError(403, "A session's credential reads only its own actor")
         const person: Record<string, unknown[]> = {}
         for (const key of ['name', 'mbox', 'mbox_sha1sum', 'openid', 'account'] as const) {
           if (agent[key] !== undefined) person[key] = [agent[key]]

@@ -25,7 +25,9 @@ export type Format = (typeof FORMATS)[number]
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 // ISO 8601 date-time with a zone (xAPI Timestamps); anything Date cannot read is refused too.
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/
+// An absolute IRI: a scheme, then no white space (verb and activity ids, xAPI 1.0.3 §4.2.1).
+const IRI = /^[a-z][a-z0-9+.-]*:\S+$/i
 
 export function uuidParam(name: string, value: string): string {
   if (!UUID.test(value)) throw badRequest(`${name}: not a UUID`)
@@ -38,11 +40,28 @@ function booleanParam(name: string, value: string | undefined): boolean {
   return value === 'true'
 }
 
+/** A date that exists (no 30 February): Date would roll it over into the next month. */
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+/** A timestamp parameter, as the instant in UTC; years 0001–9999 only, the range the database stores as given. */
 export function timestampParam(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined
+  const match = TIMESTAMP.exec(value)
   const time = new Date(value)
-  if (!TIMESTAMP.test(value) || Number.isNaN(time.getTime())) throw badRequest(`${name}: not an ISO 8601 timestamp with a time zone`)
+  if (!match || Number.isNaN(time.getTime()) || !isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))) {
+    throw badRequest(`${name}: not an ISO 8601 timestamp with a time zone`)
+  }
+  const year = time.getUTCFullYear()
+  if (year < 1 || year > 9999) throw badRequest(`${name}: a time between the years 0001 and 9999 (UTC)`)
   return time.toISOString()
+}
+
+function iriParam(name: string, value: string | undefined): string | undefined {
+  if (value !== undefined && !IRI.test(value)) throw badRequest(`${name}: not an IRI`)
+  return value
 }
 
 export interface Presentation {
@@ -71,13 +90,14 @@ export function singleParams(query: Record<string, string>) {
 export function queryParams(query: Record<string, string>): { filter: StatementFilter } & Presentation {
   const unknown = Object.keys(query).find((name) => !QUERY_PARAMS.has(name))
   if (unknown) throw badRequest(`${unknown}: not a parameter of GET statements`)
+  // Decimal digits only (docs/decisions.md 341): 0 or a number past the cap asks for the fullest page.
+  if (query.limit !== undefined && !/^\d+$/.test(query.limit)) throw badRequest('limit: a whole number in decimal digits, 0 or more')
   const limit = query.limit === undefined ? 0 : Number(query.limit)
-  if (!Number.isInteger(limit) || limit < 0 || !/^\d+$/.test(query.limit ?? '0')) throw badRequest('limit: a whole number, 0 or more')
   const filter: StatementFilter = {
     agentKey: query.agent === undefined ? undefined : (agentKey(parseAgentParam(query.agent).agent) as string),
     relatedAgents: booleanParam('related_agents', query.related_agents),
-    verbId: query.verb,
-    activityId: query.activity,
+    verbId: iriParam('verb', query.verb),
+    activityId: iriParam('activity', query.activity),
     relatedActivities: booleanParam('related_activities', query.related_activities),
     registration: query.registration === undefined ? undefined : uuidParam('registration', query.registration),
     since: timestampParam('since', query.since),

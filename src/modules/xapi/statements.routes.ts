@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyReply } from 'fastify'
+import type { XapiLimits } from '../../config.js'
 import type { ModuleDeps } from '../types.js'
 import { assertGranted, GRANTS, readsOnlyOwn, type XapiPrincipal } from './auth.js'
 import { badRequest, XapiError, xapiNotFound } from './errors.js'
 import { acceptedLanguages, canonicalOf, idsOf } from './format.js'
 import type { XapiCall, XapiResource } from './http.js'
-import { type AttachmentContent, readStatementParts, writeStatementParts } from './multipart.js'
-import { assertSessionStatements } from './session.js'
+import { parseJson } from './json.js'
+import { type MoreState, type MoreTokens, moreTokens } from './more.js'
+import { type AttachmentContent, chunksOf, readStatementParts, writeStatementParts } from './multipart.js'
+import { assertSessionReads, assertSessionStatements, assertSessionVoids } from './session.js'
 import { type Presentation, queryParams, singleParams, uuidParam } from './statement-params.js'
 import { findAttachments } from './statements.queries.js'
 import { findStatement, listStatements, type StatementFilter } from './statements.read.queries.js'
@@ -15,16 +18,18 @@ import { storeStatements } from './store.js'
 type Json = Record<string, any>
 const STATEMENTS_PATH = '/api/v1/learn/xapi/statements'
 
-/** The statements a PUT or POST carries, in JSON or multipart/mixed with their attachments. */
-function readBody(call: XapiCall): { statements: unknown; attachments: AttachmentContent[] } {
+/** The statements a PUT or POST carries, in JSON or multipart/mixed with their attachments (DECISIONS §13.7's limits). */
+async function readBody(call: XapiCall, limits: XapiLimits): Promise<{ statements: unknown; attachments: AttachmentContent[] }> {
+  if (call.multipart)
+    return { statements: parseJson(call.multipart.statements, 'The statements part'), attachments: call.multipart.attachments }
   if (!call.body?.length) throw badRequest('The request has no statements')
-  if (call.mediaType === 'multipart/mixed') return readStatementParts(call.body, call.contentType)
-  if (call.mediaType !== 'application/json') throw badRequest('Content-Type: application/json or multipart/mixed')
-  try {
-    return { statements: JSON.parse(call.body.toString('utf8')), attachments: [] }
-  } catch {
-    throw badRequest('The body is not JSON')
+  if (call.mediaType === 'multipart/mixed') {
+    // The alternate request syntax's content, already in memory: the same parser and limits.
+    const parts = await readStatementParts(chunksOf(call.body), call.contentType, limits)
+    return { statements: parseJson(parts.statements, 'The statements part'), attachments: parts.attachments }
   }
+  if (call.mediaType !== 'application/json') throw badRequest('Content-Type: application/json or multipart/mixed')
+  return { statements: parseJson(call.body, 'The body'), attachments: [] }
 }
 
 async function store(deps: ModuleDeps, principal: XapiPrincipal, statements: unknown[], attachments: AttachmentContent[]) {
@@ -34,10 +39,11 @@ async function store(deps: ModuleDeps, principal: XapiPrincipal, statements: unk
   const by = { authority: principal.authority, credentialId: principal.credentialId }
   const { session } = principal
   if (!session) return storeStatements(deps.db, principal.orgId, statements, by, attachments)
-  // A session's statements are checked against its state in the transaction that stores them.
-  return deps.db
-    .transaction()
-    .execute((trx) => session.store(trx, statements as Json[], () => storeStatements(trx, principal.orgId, statements, by, attachments)))
+  // A session's statements are checked against its state, and what they void, in the transaction that stores them.
+  return deps.db.transaction().execute(async (trx) => {
+    await assertSessionVoids(trx, principal, statements)
+    return session.store(trx, statements as Json[], () => storeStatements(trx, principal.orgId, statements, by, attachments))
+  })
 }
 
 function present(statement: Json, { format }: Presentation, call: XapiCall): Json {
@@ -56,17 +62,7 @@ async function answer(deps: ModuleDeps, call: XapiCall, reply: FastifyReply, bod
   return reply.type(`multipart/mixed; boundary=${boundary}`).send(writeStatementParts(body, parts, boundary))
 }
 
-const encodeMore = (state: { filter: StatementFilter } & Presentation) => Buffer.from(JSON.stringify(state)).toString('base64url')
-
-function decodeMore(token: string): { filter: StatementFilter } & Presentation {
-  try {
-    return JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))
-  } catch {
-    throw badRequest('more: not a link this LRS gave')
-  }
-}
-
-async function getStatements(deps: ModuleDeps, call: XapiCall, reply: FastifyReply) {
+async function getStatements(deps: ModuleDeps, more: MoreTokens, call: XapiCall, reply: FastifyReply) {
   const { principal, query } = call
   assertGranted(principal, GRANTS.readStatements)
   const own = readsOnlyOwn(principal) ? (principal.credentialId as string) : undefined
@@ -75,12 +71,14 @@ async function getStatements(deps: ModuleDeps, call: XapiCall, reply: FastifyRep
   if (query.statementId !== undefined || query.voidedStatementId !== undefined) {
     const asked = singleParams(query)
     const row = await findStatement(deps.db, principal.orgId, asked.id, own)
-    if (!row || row.voided !== asked.voided) throw xapiNotFound('Statement')
+    if (!row) throw xapiNotFound('Statement')
+    assertSessionReads(principal, row.statement)
+    if (row.voided !== asked.voided) throw xapiNotFound('Statement')
     const statement = present(row.statement, asked, call)
     reply.header('last-modified', new Date(row.stored).toUTCString())
     return answer(deps, call, reply, statement, [statement], asked)
   }
-  const asked = query.more !== undefined ? onlyMore(query) : queryParams(query)
+  const asked = query.more !== undefined ? onlyMore(more, principal.orgId, query) : queryParams(query)
   // The first page pins the upper bound on `stored`: statements stored later never shift the pages.
   const filter: StatementFilter = {
     ...asked.filter,
@@ -91,17 +89,18 @@ async function getStatements(deps: ModuleDeps, call: XapiCall, reply: FastifyRep
   const rows = await listStatements(deps.db, principal.orgId, filter)
   const page = rows.slice(0, filter.limit)
   const last = page.at(-1)
-  const more =
+  const next: MoreState | null =
     rows.length > filter.limit && last
-      ? `${STATEMENTS_PATH}?more=${encodeMore({ ...asked, filter: { ...asked.filter, until: filter.until, after: { stored: last.stored, seq: last.seq } } })}`
-      : ''
+      ? { ...asked, filter: { ...asked.filter, until: filter.until, after: { stored: last.stored, seq: last.seq } } }
+      : null
   const statements = page.map((row) => present(row.statement, asked, call))
-  return answer(deps, call, reply, { statements, more }, statements, asked)
+  const link = next ? `${STATEMENTS_PATH}?more=${more.encode(principal.orgId, next)}` : ''
+  return answer(deps, call, reply, { statements, more: link }, statements, asked)
 }
 
-function onlyMore(query: Record<string, string>) {
+function onlyMore(more: MoreTokens, orgId: string, query: Record<string, string>) {
   if (Object.keys(query).length > 1) throw badRequest('more: give it alone')
-  return decodeMore(query.more)
+  return more.decode(orgId, query.more)
 }
 
 /** No registration has this id: the filter of a session credential asking for another registration than its own. */
@@ -114,16 +113,16 @@ function sessionFilter(principal: XapiPrincipal, asked: string | undefined): Par
   return { registration: asked === undefined || asked.toLowerCase() === own ? own : NO_REGISTRATION }
 }
 
-export const statementsResource = (deps: ModuleDeps): XapiResource => ({
+export const statementsResource = (deps: ModuleDeps, more = moreTokens(deps.config.jwtSecret)): XapiResource => ({
   path: '/statements',
   methods: {
-    GET: (call, reply) => getStatements(deps, call, reply),
+    GET: (call, reply) => getStatements(deps, more, call, reply),
     PUT: async (call, reply) => {
       const unknown = Object.keys(call.query).find((name) => name !== 'statementId')
       if (unknown) throw badRequest(`${unknown}: PUT statements takes only statementId`)
       if (call.query.statementId === undefined) throw badRequest('statementId: required')
       const id = uuidParam('statementId', call.query.statementId)
-      const { statements, attachments } = readBody(call)
+      const { statements, attachments } = await readBody(call, deps.config.xapi)
       if (!statements || typeof statements !== 'object' || Array.isArray(statements)) throw badRequest('PUT statements takes one statement')
       const statement = statements as Json
       if (statement.id !== undefined && String(statement.id).toLowerCase() !== id) throw badRequest('statement.id differs from statementId')
@@ -133,9 +132,11 @@ export const statementsResource = (deps: ModuleDeps): XapiResource => ({
     POST: async (call, reply) => {
       const unknown = Object.keys(call.query)[0]
       if (unknown) throw badRequest(`${unknown}: POST statements takes no parameters`)
-      const { statements, attachments } = readBody(call)
+      const { statements, attachments } = await readBody(call, deps.config.xapi)
       const batch = Array.isArray(statements) ? statements : [statements]
       if (batch.length === 0) throw badRequest('The batch is empty')
+      const { maxBatch } = deps.config.xapi
+      if (batch.length > maxBatch) throw new XapiError(413, `A POST stores at most ${maxBatch} statements; send the rest in another`)
       const ids = await store(deps, call.principal, batch, attachments)
       return reply.type('application/json').send(ids)
     },

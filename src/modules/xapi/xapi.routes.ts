@@ -1,13 +1,13 @@
-import type { ModulePlugin } from '../types.js'
+import type { FastifyRequest } from 'fastify'
+import type { App, ModulePlugin } from '../types.js'
 import { basicCredentials, staffBearer, type XapiAuthenticator } from './auth.js'
 import { documentResources } from './documents.routes.js'
-import { registerXapiErrors } from './errors.js'
+import { badRequest, registerXapiErrors } from './errors.js'
 import { registerResources } from './http.js'
 import { metaResources } from './meta.routes.js'
+import { readStatementParts } from './multipart.js'
 import { statementsResource } from './statements.routes.js'
 
-/** Statements with attachments may be large; documents too. */
-const BODY_LIMIT = 32 * 1024 * 1024
 const EXPOSED = ['etag', 'last-modified', 'content-type', 'x-experience-api-version', 'x-experience-api-consistent-through']
 const ALLOWED = ['authorization', 'content-type', 'x-experience-api-version', 'if-match', 'if-none-match', 'accept-language']
 
@@ -21,8 +21,9 @@ export const LRS_AUTHENTICATORS: XapiAuthenticator[] = [basicCredentials, staffB
 export const xapiRoutes =
   (authenticators: readonly XapiAuthenticator[] = LRS_AUTHENTICATORS): ModulePlugin =>
   (app, deps) => {
+    const limits = deps.config.xapi
     app.removeAllContentTypeParsers()
-    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body))
+    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limits.maxBodyBytes }, (_request, body, done) => done(null, body))
     registerXapiErrors(app)
     // Content runs on other origins and sends its credentials in Authorization, never in cookies: any origin may call.
     app.addHook('onRequest', async (request, reply) => {
@@ -44,5 +45,15 @@ export const xapiRoutes =
     app.setNotFoundHandler((_request, reply) =>
       reply.status(404).header('x-experience-api-version', '1.0.3').send({ error: true, message: 'Not an xAPI resource' }),
     )
-    registerResources(app, [statementsResource(deps), ...documentResources(deps), ...metaResources(deps)], authenticators, deps)
+    registerResources(app, [...documentResources(deps), ...metaResources(deps)], authenticators, deps)
+    // Statements with attachments stream through the multipart parser, its limits checked as the bytes arrive.
+    app.register(async (statements: App) => {
+      statements.addContentTypeParser('multipart/mixed', async (request: FastifyRequest, payload: AsyncIterable<Uint8Array>) => {
+        if (Number(request.headers['content-length']) > limits.maxBodyBytes) {
+          throw badRequest(`multipart/mixed: the request is larger than ${limits.maxBodyBytes} bytes`)
+        }
+        return readStatementParts(payload, request.headers['content-type'] ?? '', limits)
+      })
+      registerResources(statements, [statementsResource(deps)], authenticators, deps)
+    })
   }

