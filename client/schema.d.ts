@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * End a sign-in
-         * @description Revokes the refresh token (204); its access token lapses at its expiry. An unknown, spent, expired or revoked refresh token is a 401.
+         * @description Ends the sign-in (204): its refresh token is revoked and every access token of the sign-in is refused from now on, on every instance. An unknown, spent, expired or revoked refresh token is a 401.
          */
         post: operations["logout"];
         delete?: never;
@@ -224,7 +224,7 @@ export interface paths {
         put?: never;
         /**
          * Change your password
-         * @description Every role. A wrong current password is a 422 at currentPassword; the caller's other sign-ins (refresh tokens) are revoked.
+         * @description Every role. A wrong current password is a 422 at currentPassword; the caller's other sign-ins end: their refresh and access tokens are refused from now on.
          */
         post: operations["changeOwnPassword"];
         delete?: never;
@@ -1112,7 +1112,7 @@ export interface paths {
         put?: never;
         /**
          * Commit a SCORM session's runtime data
-         * @description scorm-again's commit: `{cmi, terminate?}` as JSON, or as text/plain from the unload beacon (which carries the credential as `auth` in the body, since a beacon sends no headers). The session's credential only. Answers `{"result":"true"}` or `{"result":"false","errorCode":…,"errorText":…}` (SCORM's general exception), HTTP 200 either way. The final commit (`terminate: true`) ends the session as one attempt; replaying it changes nothing.
+         * @description scorm-again's commit: `{cmi, terminate?}` as JSON, or as text/plain from the unload beacon (which carries the credential as `auth` in the body, since a beacon sends no headers). The session's credential only. Answers `{"result":"true"}` or `{"result":"false","errorCode":…,"errorText":…}`, HTTP 200 either way: SCORM's general exception for a wrong credential, an ended session or a body without `cmi`; the standard's type error (1.2: incorrect data type, 2004: type mismatch) for an element of the wrong type, `suspend_data` past 4,096 (1.2) or 64,000 (2004) characters, or nesting deeper than 8. Text with U+0000 or unpaired surrogates is kept with U+FFFD. Only the final commit (`terminate: true`) counts towards the result: it judges the SCO by the state it ends in and ends the session as one attempt; replaying it changes nothing.
          */
         post: operations["commitScorm"];
         delete?: never;
