@@ -6,7 +6,7 @@ import { assertGranted, GRANTS, readsOnlyOwn, type XapiPrincipal } from './auth.
 import { badRequest, XapiError, xapiNotFound } from './errors.js'
 import { acceptedLanguages, canonicalOf, idsOf } from './format.js'
 import type { XapiCall, XapiResource } from './http.js'
-import { parseJson } from './json.js'
+import { parseJson, tooManyStatements } from './json.js'
 import { type MoreState, type MoreTokens, moreTokens } from './more.js'
 import { type AttachmentContent, chunksOf, readStatementParts, writeStatementParts } from './multipart.js'
 import { assertSessionReads, assertSessionStatements, assertSessionVoids } from './session.js'
@@ -21,15 +21,15 @@ const STATEMENTS_PATH = '/api/v1/learn/xapi/statements'
 /** The statements a PUT or POST carries, in JSON or multipart/mixed with their attachments (DECISIONS §13.7's limits). */
 async function readBody(call: XapiCall, limits: XapiLimits): Promise<{ statements: unknown; attachments: AttachmentContent[] }> {
   if (call.multipart)
-    return { statements: parseJson(call.multipart.statements, 'The statements part'), attachments: call.multipart.attachments }
+    return { statements: parseJson(call.multipart.statements, 'The statements part', limits.maxBatch), attachments: call.multipart.attachments }
   if (!call.body?.length) throw badRequest('The request has no statements')
   if (call.mediaType === 'multipart/mixed') {
     // The alternate request syntax's content, already in memory: the same parser and limits.
     const parts = await readStatementParts(chunksOf(call.body), call.contentType, limits)
-    return { statements: parseJson(parts.statements, 'The statements part'), attachments: parts.attachments }
+    return { statements: parseJson(parts.statements, 'The statements part', limits.maxBatch), attachments: parts.attachments }
   }
   if (call.mediaType !== 'application/json') throw badRequest('Content-Type: application/json or multipart/mixed')
-  return { statements: parseJson(call.body, 'The body'), attachments: [] }
+  return { statements: parseJson(call.body, 'The body', limits.maxBatch), attachments: [] }
 }
 
 async function store(deps: ModuleDeps, principal: XapiPrincipal, statements: unknown[], attachments: AttachmentContent[]) {
@@ -136,7 +136,7 @@ export const statementsResource = (deps: ModuleDeps, more = moreTokens(deps.conf
       const batch = Array.isArray(statements) ? statements : [statements]
       if (batch.length === 0) throw badRequest('The batch is empty')
       const { maxBatch } = deps.config.xapi
-      if (batch.length > maxBatch) throw new XapiError(413, `A POST stores at most ${maxBatch} statements; send the rest in another`)
+      if (batch.length > maxBatch) throw tooManyStatements(maxBatch)
       const ids = await store(deps, call.principal, batch, attachments)
       return reply.type('application/json').send(ids)
     },
