@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose'
 
 // OpenID Connect as a relying party: discovery, ID token verification and the code exchange.
-// jose does the cryptography and the JWKS cache; the rest is two HTTP requests (docs/decisions.md).
+// jose does the cryptography and the JWKS cache; the rest is two HTTP requests (docs/decisions/accounts.md, accounts-11).
 
 /** Why an identity was refused: for the log only, never shown to the caller. */
 export class OidcError extends Error {}

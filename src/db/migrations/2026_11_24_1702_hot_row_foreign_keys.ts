@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely'
 // Frozen in time: imports no application code. Every insert checked its foreign keys by share-locking
 // the parent row, and on the write paths the parents are the same few rows: the organization (every
 // write of a tenant) and the acting admin or reviewer. Concurrent writes then pile up on one row, and
-// PostgreSQL creates a MultiXact for each extra locker (docs/decisions.md, "Foreign keys on hot rows").
+// PostgreSQL creates a MultiXact for each extra locker (docs/decisions/performance.md, perf-4).
 // Organizations and users are never deleted, and these columns are only ever set from the
 // authenticated caller, so the locks protect nothing: they go. The owner's user_id keys stay (each
 // crew member is its own row), as do those that rules rely on (ship, course, curriculum, assignment).

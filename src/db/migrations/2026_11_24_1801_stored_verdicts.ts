@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 
-// Frozen in time: imports no application code. Verdicts stored for the ship summary (docs/decisions.md,
+// Frozen in time: imports no application code. Verdicts stored for the ship summary (docs/decisions/readiness.md, readiness-6:
 // "The ship summary reuses stored verdicts"). A stored verdict is used only while everything it was
 // judged from is unchanged:
 //   - the assignment's own fields, copied into the verdict and compared on every read;

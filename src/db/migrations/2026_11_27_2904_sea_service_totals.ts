@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 
 // Frozen in time: imports no application code. Sea-service totals kept ahead of the read, so that a page of
-// the fleet sea-service list is one indexed statement (docs/decisions.md, "The fleet sea-service list reads
+// the fleet sea-service list is one indexed statement (docs/decisions/crewing.md, crewing-9: "The fleet sea-service list reads
 // kept totals"):
 //   - sea_service_periods: each verified experience row's counted days (DECISIONS §14: its days minus those
 //     of the verified rows ordered before it, by start date, then created_at, then id), not cut at any date;

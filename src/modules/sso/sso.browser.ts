@@ -8,7 +8,7 @@ import { fromProvider, IdentityRejected, type SsoDeps, signIn } from './sso.serv
 
 // Browser sign-in: the authorization-code flow with PKCE (S256), state and nonce. The state row is
 // short-lived and single-use; a cookie holding the state ties the callback to the browser that
-// started the sign-in (docs/decisions.md).
+// started the sign-in (docs/decisions/accounts.md, accounts-15).
 
 export const CALLBACK_PATH = '/api/v1/auth/sso/callback'
 const LOGIN_TTL_SECONDS = 600

@@ -1,7 +1,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely'
 import type { DB } from '../../db/schema.js'
 
-/** What the names add to a verification row (DECISIONS §3 leaves the wire open; docs/decisions.md, console). */
+/** What the names add to a verification row (DECISIONS §3 leaves the wire open; docs/decisions/events.md, events-6). */
 export interface RecordNames {
   record_type: string | null
   record_number: string | null

@@ -90,7 +90,7 @@ export function singleParams(query: Record<string, string>) {
 export function queryParams(query: Record<string, string>): { filter: StatementFilter } & Presentation {
   const unknown = Object.keys(query).find((name) => !QUERY_PARAMS.has(name))
   if (unknown) throw badRequest(`${unknown}: not a parameter of GET statements`)
-  // Decimal digits only (docs/decisions.md 341): 0 or a number past the cap asks for the fullest page.
+  // Decimal digits only (docs/decisions/lrs.md, lrs-6): 0 or a number past the cap asks for the fullest page.
   if (query.limit !== undefined && !/^\d+$/.test(query.limit)) throw badRequest('limit: a whole number in decimal digits, 0 or more')
   const limit = query.limit === undefined ? 0 : Number(query.limit)
   const filter: StatementFilter = {
