@@ -223,8 +223,12 @@ export const webhooksRoutes: ModulePlugin = (app, { db, config: { webhooks: rule
     },
     async (request) => {
       const { webhook_id, delivery_id } = request.params
-      if (!(await requeueDelivery(db, request.actor.orgId, webhook_id, delivery_id))) throw notFound('Delivery')
-      const delivery = await findDelivery(db, request.actor.orgId, webhook_id, delivery_id)
+      // Read in the requeue's transaction: the row stays locked, so the answer is the delivery as queued,
+      // never one the delivery worker has already sent again.
+      const delivery = await db.transaction().execute(async (trx) => {
+        if (!(await requeueDelivery(trx, request.actor.orgId, webhook_id, delivery_id))) return undefined
+        return findDelivery(trx, request.actor.orgId, webhook_id, delivery_id)
+      })
       if (!delivery) throw notFound('Delivery')
       return delivery
     },
