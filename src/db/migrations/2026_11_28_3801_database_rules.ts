@@ -14,7 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await personLocks(db)
-  await sql`drop function sea_service_counted_periods(uuid, uuid[], date)`.execute(db)
+  await sql`drop function sea_service_counted_periods(uuid, uuid, date)`.execute(db)
 }
 
 const RULES = String.raw`-- Rules every table shares: ids and timestamps.
@@ -349,14 +349,14 @@ CREATE OR REPLACE TRIGGER organizations_readiness_settings BEFORE UPDATE ON publ
 
 -- Sea service: the counted periods and totals kept from verified experiences.
 
-CREATE OR REPLACE FUNCTION public.sea_service_counted_periods(org uuid, people uuid[], as_of date)
+CREATE OR REPLACE FUNCTION public.sea_service_counted_periods(org uuid, person uuid, as_of date)
  RETURNS TABLE(id uuid, user_id uuid, "position" text, ship_type text, start_date date, end_date date, created_at timestamp with time zone, source text, assignment_id uuid, verified boolean, own daterange, counted datemultirange)
  LANGUAGE sql
  STABLE
 AS $function$
     -- DECISIONS §14's counting rule, written once: the sea-service summary, the readiness rule (through
     -- their queries) and the stored totals (sea_service_refresh) read it. One row per experience of the
-    -- people starting on or before as_of (null: no limit); "own" is its days up to as_of, "counted" the
+    -- person starting on or before as_of (null: no limit); "own" is its days up to as_of, "counted" the
     -- days it contributes (empty unless verified): its days minus those of the verified periods ordered
     -- before it (earlier start, then earlier created), taken as one multirange by a window aggregate.
     select e.id, e.user_id, e.position, e.ship_type, e.start_date, e.end_date, e.created_at, e.source, e.assignment_id, e.verified,
@@ -371,7 +371,7 @@ AS $function$
         daterange(x.start_date, x.end_date, '[]') as period, coalesce(v.status = 'verified', false) as verified
       from experiences x
       left join verifications v on v.target_type = 'experience' and v.target_id = x.id
-      where x.organization_id = org and x.user_id = any(people) and (as_of is null or x.start_date <= as_of)
+      where x.organization_id = org and x.user_id = person and (as_of is null or x.start_date <= as_of)
     ) e
     window earlier as (partition by e.user_id order by e.start_date, e.created_at, e.id rows between unbounded preceding and 1 preceding)
   $function$;
@@ -390,12 +390,12 @@ AS $function$
     end if;
     delete from sea_service_periods s where s.user_id = any(people);
     insert into sea_service_periods (experience_id, organization_id, user_id, ship_type, role_key, counted)
-    select c.id, o.organization_id, c.user_id, c.ship_type,
+    select c.id, u.organization_id, c.user_id, c.ship_type,
       lower(btrim(c.position, E'\t\n\u000b\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff')),
       c.counted
-    from (select distinct u.organization_id from unnest(people) p join users u on u.id = p) o
-    cross join lateral sea_service_counted_periods(o.organization_id, people, null) c
-    where c.verified and not isempty(c.counted);
+    from users u
+    cross join lateral sea_service_counted_periods(u.organization_id, u.id, null) c
+    where u.id = any(people) and c.verified and not isempty(c.counted);
 
     delete from sea_service_totals s where s.user_id = any(people);
     insert into sea_service_totals (organization_id, user_id, ship_type, counted, open, settled_on, rank_days)

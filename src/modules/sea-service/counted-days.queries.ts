@@ -18,7 +18,7 @@ export interface CountScope {
  * asOf (a daterange) and `counted` the days it contributes (a datemultirange, empty unless verified).
  */
 export function countedPeriods({ orgId, userId, asOf }: CountScope): RawBuilder<unknown> {
-  return sql`select * from sea_service_counted_periods(${orgId}, array[${userId}]::uuid[], ${asOf})`
+  return sql`select * from sea_service_counted_periods(${orgId}, ${userId}, ${asOf})`
 }
 
 /** The number of days in a datemultirange of bounded ranges. */
