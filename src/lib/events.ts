@@ -1,6 +1,6 @@
 import { type Expression, type InsertQueryBuilder, type InsertResult, type QueryCreator, type RawBuilder, sql } from 'kysely'
 import type { DB, Role } from '../db/schema.js'
-import type { EventType } from '../modules/audit/event-types.js'
+import type { EventType } from '../modules/platform/audit/event-types.js'
 import type { Actor } from './access.js'
 
 // How events are written, with the change they record (DECISIONS §11): only by SQL, as a
