@@ -1,40 +1,45 @@
 import type { RouteOptions } from 'fastify'
 import type { Product } from '../db/schema.js'
+import type { Jobs } from '../lib/jobs.js'
 import { acceptLinkRoutes, accountLinkRoutes, ownPasswordRoutes } from './accounts/accounts/accounts.routes.js'
-import { analyticsRoutes } from './learning/analytics/analytics.routes.js'
+import { authRoutes } from './accounts/auth/auth.routes.js'
+import { organizationRoutes } from './accounts/organizations/organizations.routes.js'
+import { ssoBrowserRoutes, ssoSettingsRoutes } from './accounts/sso/sso.routes.js'
+import { usersRoutes } from './accounts/users/users.routes.js'
 import { assignmentsRoutes, assignmentUpdateRoutes } from './crew/assignments/assignments.routes.js'
 import { bulkRoutes } from './crew/assignments/bulk.routes.js'
-import { auditRoutes } from './platform/audit/audit.routes.js'
-import { authRoutes } from './accounts/auth/auth.routes.js'
+import { currentUserRoutes } from './crew/assignments/me.routes.js'
 import { certificateRoutes, userCertificatesRoutes } from './crew/certificates/certificates.routes.js'
-import { coursesRoutes } from './learning/courses/courses.routes.js'
-import { curriculumsRoutes } from './learning/curriculums/curriculums.routes.js'
 import { experienceRoutes, userExperienceRoutes } from './crew/experience/experience.routes.js'
 import { expiringRoutes } from './crew/expiring/expiring.routes.js'
-import { healthRoutes } from './platform/health/health.routes.js'
 import { identityDocumentRoutes, userIdentityDocumentsRoutes } from './crew/identity-documents/identity-documents.routes.js'
-import { metricsRoutes } from './platform/metrics/metrics.routes.js'
+import { defineCrewJobs } from './crew/jobs.js'
 import { nextOfKinRoutes, userNextOfKinRoutes } from './crew/next-of-kin/next-of-kin.routes.js'
-import { organizationRoutes } from './accounts/organizations/organizations.routes.js'
-import { cmi5FetchRoutes, launchRoutes } from './learning/launch/launch.routes.js'
-import { scormRoutes } from './learning/launch/scorm.routes.js'
-import { sessionCredentials } from './learning/launch/session-credentials.js'
-import { courseImportsRoutes, courseStructureRoutes } from './learning/packages/packages.routes.js'
 import { assignmentReadinessRoutes, fleetReadinessRoutes, shipReadinessRoutes } from './crew/readiness/readiness.routes.js'
-import { registrationReadRoutes, registrationsRoutes } from './learning/registrations/registrations.routes.js'
 import { requirementsRoutes } from './crew/requirements/requirements.routes.js'
 import { rosterRoutes } from './crew/roster/roster.routes.js'
 import { fleetSeaServiceRoutes, userSeaServiceRoutes } from './crew/sea-service/sea-service.routes.js'
 import { shipsRoutes } from './crew/ships/ships.routes.js'
-import { ssoBrowserRoutes, ssoSettingsRoutes } from './accounts/sso/sso.routes.js'
-import type { App, ModuleDeps, ModulePlugin } from './types.js'
-import { embeddedStorageRoutes } from './platform/uploads/uploads.embedded.js'
-import { uploadsRoutes } from './platform/uploads/uploads.routes.js'
-import { currentUserRoutes, usersRoutes } from './accounts/users/users.routes.js'
 import { profileVerificationRoutes, reviewQueueRoutes } from './crew/verifications/verifications.routes.js'
-import { webhooksRoutes } from './platform/webhooks/webhooks.routes.js'
+import { analyticsRoutes } from './learning/analytics/analytics.routes.js'
+import { coursesRoutes } from './learning/courses/courses.routes.js'
+import { curriculumsRoutes } from './learning/curriculums/curriculums.routes.js'
+import { defineLearningJobs } from './learning/jobs.js'
+import { cmi5FetchRoutes, launchRoutes } from './learning/launch/launch.routes.js'
+import { scormRoutes } from './learning/launch/scorm.routes.js'
+import { sessionCredentials } from './learning/launch/session-credentials.js'
+import { courseImportsRoutes, courseStructureRoutes } from './learning/packages/packages.routes.js'
+import { registrationReadRoutes, registrationsRoutes } from './learning/registrations/registrations.routes.js'
 import { xapiCredentialsRoutes } from './learning/xapi/credentials.routes.js'
 import { LRS_AUTHENTICATORS, xapiRoutes } from './learning/xapi/xapi.routes.js'
+import { auditRoutes } from './platform/audit/audit.routes.js'
+import { healthRoutes } from './platform/health/health.routes.js'
+import { definePlatformJobs, type JobDeps } from './platform/jobs/jobs.js'
+import { metricsRoutes } from './platform/metrics/metrics.routes.js'
+import { embeddedStorageRoutes } from './platform/uploads/uploads.embedded.js'
+import { uploadsRoutes } from './platform/uploads/uploads.routes.js'
+import { webhooksRoutes } from './platform/webhooks/webhooks.routes.js'
+import type { App, ModuleDeps, ModulePlugin } from './types.js'
 
 interface Registration {
   plugin: ModulePlugin
@@ -127,4 +132,11 @@ export async function registerModules(app: App, deps: ModuleDeps): Promise<void>
       )
     }
   }
+}
+
+/** Every background job of the service: each wing defines the jobs over its own data, on the platform's queue. */
+export function defineJobs(jobs: Jobs, deps: JobDeps): void {
+  definePlatformJobs(jobs, deps)
+  defineCrewJobs(jobs, deps)
+  defineLearningJobs(jobs, deps)
 }

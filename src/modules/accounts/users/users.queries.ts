@@ -10,7 +10,6 @@ import { changesSql, type EventSource, type EventType, eventsInsert, objectRows,
 import { uuidv7s } from '../../../lib/ids.js'
 import { newestFirstPage } from '../../../lib/pagination.js'
 import { containsPattern } from '../../../lib/search.js'
-import { activeOn } from '../../crew/assignments/assignments.queries.js'
 import type { User, UserListQuery } from './users.schemas.js'
 
 type UserRow = Selectable<UsersTable>
@@ -244,26 +243,6 @@ export function findUserByEmail(db: Db, email: string) {
 
 export async function recordLogin(db: Db, userId: string): Promise<void> {
   await db.updateTable('users').set({ last_login: new Date() }).where('id', '=', userId).execute()
-}
-
-export function currentUserAssignments(db: Db, orgId: string, userId: string) {
-  return db
-    .selectFrom('assignments')
-    .innerJoin('ships', 'ships.id', 'assignments.ship_id')
-    .select([
-      'assignments.id',
-      'ships.name as shipName',
-      'ships.imo_number as shipImoNumber',
-      'assignments.role',
-      'assignments.start_date as startDate',
-      'assignments.due_date as dueDate',
-      'assignments.end_date as endDate',
-      activeOn('assignments').as('isActive'),
-    ])
-    .where('assignments.organization_id', '=', orgId)
-    .where('assignments.user_id', '=', userId)
-    .orderBy('assignments.created_at', 'desc')
-    .execute()
 }
 
 export function findOrganization(db: Db, orgId: string) {

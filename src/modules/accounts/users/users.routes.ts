@@ -4,38 +4,12 @@ import { hashPassword } from '../../../lib/auth.js'
 import { conflict, notFound } from '../../../lib/errors.js'
 import { ErrorBody, NoContent } from '../../../lib/schemas.js'
 import type { ModulePlugin } from '../../types.js'
-import { createUser, currentUserAssignments, findOrganization, findUser, listUsers, toUser, updateUser } from './users.queries.js'
 import { linkDepsOf } from '../accounts/accounts.service.js'
-import { CreatedUser, Me, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
+import { createUser, findUser, listUsers, toUser, updateUser } from './users.queries.js'
+import { CreatedUser, Session, User, UserCreate, UserListQuery, UserPage, UserParams, UserUpdate } from './users.schemas.js'
 import { assertNotSelfLockout, createInvitedUser } from './users.service.js'
 
 const tags = ['users']
-
-/** The current user: GET /me, served under two prefixes (DECISIONS §8). */
-export const currentUserRoutes: ModulePlugin = (app, { db }) => {
-  const me = async (request: { actor: { orgId: string; userId: string } }) => {
-    const { orgId, userId } = request.actor
-    const [user, organization, assignments] = await Promise.all([
-      findUser(db, orgId, userId),
-      findOrganization(db, orgId),
-      currentUserAssignments(db, orgId, userId),
-    ])
-    return { user: toUser(user!), organization, assignments }
-  }
-  app.get(
-    '/me',
-    {
-      schema: {
-        operationId: 'getCurrentUser',
-        description: 'The caller with their organization and current assignments (also served at /api/v1/shared/users/me).',
-        tags,
-        summary: 'The current user',
-        response: { 200: Me },
-      },
-    },
-    me,
-  )
-}
 
 export const usersRoutes: ModulePlugin = (app, deps) => {
   const { db, actors } = deps

@@ -2,7 +2,6 @@ import Type, { type Static } from 'typebox'
 import { PRODUCTS, ROLES, USER_STATES } from '../../../db/schema.js'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../../lib/schemas.js'
 import { AccountLink, NewPassword } from '../accounts/accounts.schemas.js'
-import { ASSIGNMENT_EXAMPLE } from '../../crew/assignments/assignments.schemas.js'
 
 export const RoleSchema = Type.Enum(ROLES)
 export const UserStateSchema = Type.Enum(USER_STATES)
@@ -95,57 +94,6 @@ export type UserListQuery = Static<typeof UserListQuery>
 
 export const UserPage = Page(User)
 export const UserParams = IdParams('user_id')
-
-export const MeAssignment = Type.Object(
-  {
-    id: Uuid,
-    shipName: Type.String(),
-    shipImoNumber: Type.String(),
-    role: Type.String(),
-    startDate: Nullable(Type.String({ format: 'date' })),
-    dueDate: Nullable(Type.String({ format: 'date' })),
-    endDate: Nullable(Type.String({ format: 'date' })),
-    isActive: Type.Boolean(),
-  },
-  { title: 'MeAssignment' },
-)
-
-/** The assignment of the OpenAPI examples, with the fields /users/me lists. */
-const ME_ASSIGNMENT_EXAMPLE = Object.fromEntries(
-  Object.keys(MeAssignment.properties).map((field) => [field, ASSIGNMENT_EXAMPLE[field as keyof typeof ASSIGNMENT_EXAMPLE]]),
-)
-
-export const Me = Type.Object(
-  {
-    user: User,
-    organization: Type.Object({
-      id: Uuid,
-      name: Type.String(),
-      domain: Nullable(Type.String()),
-    }),
-    assignments: Type.Array(MeAssignment),
-  },
-  {
-    title: 'Me',
-    examples: [
-      {
-        user: {
-          id: '0190a000-0000-7000-8000-000000000a01',
-          organizationId: '0190a000-0000-7000-8000-000000000a00',
-          email: 'anna.berg@example.com',
-          firstName: 'Anna',
-          lastName: 'Berg',
-          role: 'crew',
-          state: 'active',
-          lastLogin: '2026-06-15T08:30:00.000Z',
-          createdAt: '2026-06-15T08:30:00.000Z',
-        },
-        organization: { id: '0190a000-0000-7000-8000-000000000a00', name: 'Nordic Shipping', domain: 'nordic.example.com' },
-        assignments: [ME_ASSIGNMENT_EXAMPLE],
-      },
-    ],
-  },
-)
 
 export const Session = Type.Object(
   {

@@ -149,3 +149,24 @@ export interface AssignmentColumns {
   due_date?: string | null
   end_date?: string | null
 }
+
+/** The caller's own assignments, newest first, as GET /users/me lists them. */
+export function currentUserAssignments(db: Db, orgId: string, userId: string) {
+  return db
+    .selectFrom('assignments')
+    .innerJoin('ships', 'ships.id', 'assignments.ship_id')
+    .select([
+      'assignments.id',
+      'ships.name as shipName',
+      'ships.imo_number as shipImoNumber',
+      'assignments.role',
+      'assignments.start_date as startDate',
+      'assignments.due_date as dueDate',
+      'assignments.end_date as endDate',
+      activeOn('assignments').as('isActive'),
+    ])
+    .where('assignments.organization_id', '=', orgId)
+    .where('assignments.user_id', '=', userId)
+    .orderBy('assignments.created_at', 'desc')
+    .execute()
+}

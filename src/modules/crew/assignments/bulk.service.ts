@@ -4,9 +4,9 @@ import { columnsOf } from '../../../lib/columns.js'
 import { checkDateOrder } from '../../../lib/dates.js'
 import { IssueList } from '../../../lib/errors.js'
 import type { Loc } from '../../../lib/validation.js'
+import { syncAfterAssignmentWrite } from '../sea-service/contract-service.js'
 import { type AssignmentColumns, type AssignmentRow, lockShip, oneActivePerShip, toAssignment, usersOfOrg } from './assignments.queries.js'
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_DATE_ORDER, type Assignment, type AssignmentDates } from './assignments.schemas.js'
-import { syncAfterAssignmentWrite } from '../sea-service/contract-service.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from './bulk.queries.js'
 import type {
   BulkAssignCourses,

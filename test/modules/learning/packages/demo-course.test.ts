@@ -6,8 +6,8 @@ import { promisify } from 'node:util'
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
 import { createStorage } from '../../../../src/lib/storage.js'
+import { seedDemo } from '../../../../src/modules/crew/demo/demo.service.js'
 import { seedDemoCourse } from '../../../../src/modules/learning/packages/demo-course.js'
-import { seedDemo } from '../../../../src/modules/accounts/organizations/demo.service.js'
 import { client, useTestApp } from '../../../app.js'
 
 // The first start's course (issue 28 item 7): built from demo-course/ as the install's build does, imported

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seedDemo } from '../../../../src/modules/accounts/organizations/demo.service.js'
+import { seedDemo } from '../../../../src/modules/crew/demo/demo.service.js'
 import { client, useTestApp } from '../../../app.js'
 
 // The first start's demo organization has crewing data on every screen (issue 25, item 9).

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto'
 import type { Db } from '../../../db/database.js'
 import type { Role } from '../../../db/schema.js'
 import { hashPassword } from '../../../lib/auth.js'
+import { createOrganization } from '../../accounts/organizations/organizations.service.js'
+import { insertUser } from '../../accounts/users/users.queries.js'
 import { insertShip } from '../../crew/ships/ships.queries.js'
-import { insertUser } from '../users/users.queries.js'
 import { insertDemoCrewing } from './demo.queries.js'
-import { createOrganization } from './organizations.service.js'
 
 export interface DemoLogin {
   role: Role
