@@ -17,7 +17,7 @@ export interface Inspection {
 
 // An animated PNG is still a PNG; XML is XML whichever of its two media types was declared.
 const SAME_TYPE: Record<string, string> = { 'image/apng': 'image/png', 'application/xml': 'text/xml' }
-// A course package's content is checked by its import (modules/packages), not measured here.
+// A course package's content is checked by its import (modules/learning/packages), not measured here.
 const MEASURED = new Set(['application/pdf', 'image/jpeg', 'image/png'])
 // EXIF orientations that turn the picture a quarter: its displayed width is its stored height.
 const QUARTER_TURNS = new Set([5, 6, 7, 8])

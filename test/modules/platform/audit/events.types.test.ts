@@ -542,7 +542,7 @@ const CASES: Case[] = [
   },
 ]
 
-/** The events of one request, as the audit API lists them to an admin, without the names it adds (test/modules/audit). */
+/** The events of one request, as the audit API lists them to an admin, without the names it adds (test/modules/platform/audit). */
 async function eventsOf(requestId: string, type: string) {
   const page = ok(await org.admin.api.get(`/api/v1/shared/audit-events?type=${type}&limit=1000`))
   return page.items
@@ -569,7 +569,7 @@ describe('every event type comes from the route that should write it (DECISIONS 
     ])
   })
 
-  // Course imports write theirs from the import job (test/modules/packages checks them).
+  // Course imports write theirs from the import job (test/modules/learning/packages checks them).
   it('covers every type but the webhook, expiry and course import ones', async () => {
     const { EVENT_TYPES } = await import('../../../../src/modules/platform/audit/event-types.js')
     const covered = new Set(CASES.map((c) => c.type))
