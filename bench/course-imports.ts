@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { fromPostgres, migrateToLatest } from '../src/db/database.js'
 import { createTokens } from '../src/lib/auth.js'
-import { createOrganization } from '../src/modules/organizations/organizations.service.js'
+import { createOrganization } from '../src/modules/accounts/organizations/organizations.service.js'
 import { writeResults } from './report.js'
 
 const env = process.env

@@ -14,7 +14,7 @@ import { fromPostgres, migrateToLatest } from '../src/db/database.js'
 import type { DB } from '../src/db/schema.js'
 import { eventsInsert } from '../src/lib/events.js'
 import { uuidv7s } from '../src/lib/ids.js'
-import { newSecret } from '../src/modules/webhooks/webhooks.queries.js'
+import { newSecret } from '../src/modules/platform/webhooks/webhooks.queries.js'
 import { writeResults } from './report.js'
 
 const env = process.env

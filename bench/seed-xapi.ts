@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 
 // The Learning Record Store's share of the seed (issue 26): statements spread over the largest
-// organization's registrations, written as src/modules/xapi/store.ts writes them (the filter columns
+// organization's registrations, written as src/modules/learning/xapi/store.ts writes them (the filter columns
 // beside the whole statement, related agents and activities, the canonical activities), plus one state
 // document per registration that has statements, and the credential the scenarios use.
 

@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Db } from '../src/db/database.js'
 import type { Role } from '../src/db/schema.js'
 import { createTokens, hashPassword } from '../src/lib/auth.js'
-import { insertUser } from '../src/modules/users/users.queries.js'
+import { insertUser } from '../src/modules/accounts/users/users.queries.js'
 import { IdList, IdRef, KNOWN_PASSWORD, Known, kindOf } from './schema.js'
 
 // The fuzzer's view of the database: two organizations with a user of each role, and every id and

@@ -8,8 +8,8 @@ import { v7 as uuidv7 } from 'uuid'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { fromPglite, migrateToLatest, pgliteOptions } from '../src/db/database.js'
-import { hashSecret } from '../src/modules/xapi/auth.js'
-import { insertCredential } from '../src/modules/xapi/credentials.queries.js'
+import { hashSecret } from '../src/modules/learning/xapi/auth.js'
+import { insertCredential } from '../src/modules/learning/xapi/credentials.queries.js'
 import { NASTY_JSON, nastyString, OTHER_CONTENT_TYPES, RAW_BODIES } from './nasty.js'
 
 // npm run fuzz:xapi -- [--requests N] [--seed N]: property-based requests to the xAPI resources (hidden

@@ -14,9 +14,9 @@ import { v7 as uuidv7 } from 'uuid'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { migrateToLatest, openDatabase } from '../src/db/database.js'
-import { createOrganization } from '../src/modules/organizations/organizations.service.js'
-import { hashSecret } from '../src/modules/xapi/auth.js'
-import { insertCredential } from '../src/modules/xapi/credentials.queries.js'
+import { createOrganization } from '../src/modules/accounts/organizations/organizations.service.js'
+import { hashSecret } from '../src/modules/learning/xapi/auth.js'
+import { insertCredential } from '../src/modules/learning/xapi/credentials.queries.js'
 
 const [suite, ...suiteArgs] = process.argv.slice(2)
 if (!suite) throw new Error('Usage: tsx scripts/lrs-conformance.ts <installed suite folder> [suite options]')

@@ -1,26 +1,42 @@
-// `npm run circular`'s second half: no import loops between the feature folders of src/modules.
-// madge finds file circles; a loop between folders (users → auth → sso → users) can exist without
-// one, and it is what makes a feature impossible to read on its own. Each file edge is folded onto
-// its folders; any folder that can reach itself again fails the check, with one file edge per step.
+// `npm run circular`'s second half: the structure of src/modules.
+// 1. Four wings, each a folder of feature folders, whose imports run one way: a wing imports only the
+//    wings below it in WINGS (learning → crew → accounts → platform), never one above.
+// 2. No import loops between the feature folders. madge finds file circles; a loop between folders
+//    (users → auth → sso → users) can exist without one, and it is what makes a feature impossible to
+//    read on its own. Each file edge is folded onto its folders; any folder that can reach itself again
+//    fails the check, with one file edge per step.
+import { readdirSync } from 'node:fs'
 import madge from 'madge'
 
 const ROOT = 'src/modules'
+/** The wings, lowest first: each may import the ones before it. */
+const WINGS = ['platform', 'accounts', 'crew', 'learning']
 const graph = (await madge(ROOT, { fileExtensions: ['ts'], tsConfig: 'tsconfig.json' })).obj()
 
-/** The feature folder of a path relative to ROOT, or null for the folder's own files (index.ts, types.ts) and code outside it. */
-const folderOf = (path) => (path.includes('/') && !path.startsWith('..') ? path.split('/')[0] : null)
+/** The wing of a path relative to ROOT, or null for the wiring (index.ts, types.ts) and code outside it. */
+const wingOf = (path) => (!path.startsWith('..') && WINGS.includes(path.split('/')[0]) && path.includes('/') ? path.split('/')[0] : null)
+/** The feature folder (wing/feature) of a path relative to ROOT, or null for a wing's own files and code outside the wings. */
+const folderOf = (path) => (wingOf(path) && path.split('/').length > 2 ? path.split('/').slice(0, 2).join('/') : null)
 
+const strays = readdirSync(ROOT, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !WINGS.includes(entry.name))
+for (const stray of strays) console.error(`A folder outside the wings: ${ROOT}/${stray.name} (move it into one of ${WINGS.join(', ')})`)
+
+/** Imports from a wing into one above it. */
+const upward = []
 /** folder → folder it imports → one file edge that shows it. */
 const edges = new Map()
 for (const [file, imports] of Object.entries(graph)) {
-  const from = folderOf(file)
   for (const imported of imports) {
-    const to = folderOf(imported)
+    const edge = `${ROOT}/${file} → ${ROOT}/${imported}`
+    const [fromWing, toWing] = [wingOf(file), wingOf(imported)]
+    if (fromWing && toWing && WINGS.indexOf(toWing) > WINGS.indexOf(fromWing)) upward.push(`${fromWing} → ${toWing}: ${edge}`)
+    const [from, to] = [folderOf(file), folderOf(imported)]
     if (!from || !to || from === to) continue
     if (!edges.has(from)) edges.set(from, new Map())
-    if (!edges.get(from).has(to)) edges.get(from).set(to, `${ROOT}/${file} → ${ROOT}/${imported}`)
+    if (!edges.get(from).has(to)) edges.get(from).set(to, edge)
   }
 }
+for (const line of upward) console.error(`An import against the wings' direction (${WINGS.toReversed().join(' → ')}), ${line}`)
 
 /** A path of folders from `start` back to itself, or null. Breadth first, so the shortest loop is shown. */
 function loopFrom(start) {
@@ -48,6 +64,8 @@ for (const loop of loops.values()) {
   console.error(`Import loop between module folders: ${loop.join(' → ')}`)
   for (let i = 0; i < loop.length - 1; i++) console.error(`  ${edges.get(loop[i]).get(loop[i + 1])}`)
 }
-if (loops.size > 0) process.exit(1)
+if (strays.length > 0 || upward.length > 0 || loops.size > 0) process.exit(1)
 const folders = new Set(Object.keys(graph).map(folderOf).filter(Boolean))
-console.log(`✔ No import loop between the ${folders.size} module folders`)
+console.log(
+  `✔ Imports run one way between the ${WINGS.length} wings (${WINGS.toReversed().join(' → ')}); no import loop between the ${folders.size} module folders`,
+)

@@ -20,7 +20,7 @@ function installed(name) {
 }
 
 run(process.execPath, ['scripts/build-server.mjs'])
-// The demo course a first start imports (src/modules/organizations/demo-course.ts), from demo-course/.
+// The demo course a first start imports (src/modules/learning/packages/demo-course.ts), from demo-course/.
 if (installed('yazl') && installed('@xapi/cmi5')) run(process.execPath, ['scripts/build-demo-course.mjs'])
 if (installed('vite')) run('npm', ['run', 'build:console'])
 else if (!existsSync('dist/console/index.html')) {

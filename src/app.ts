@@ -24,8 +24,7 @@ import { registerRequestValidation } from './lib/request-validation.js'
 import { registerSecurityHeaders } from './lib/security-headers.js'
 import { registerDrain } from './lib/shutdown.js'
 import { createStorage, type Storage } from './lib/storage.js'
-import { registerModules } from './modules/index.js'
-import { defineJobs } from './modules/jobs/jobs.js'
+import { defineJobs, registerModules } from './modules/index.js'
 import type { App } from './modules/types.js'
 
 export interface AppDeps {

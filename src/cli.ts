@@ -6,9 +6,9 @@ import { Command, CommanderError, Option } from 'commander'
 import { ConfigError, loadDatabaseConfig } from './config.js'
 import { DataDirInUse, type Db, migrateToLatest, openDatabase } from './db/database.js'
 import { PRODUCTS, type Product } from './db/schema.js'
-import { resetPassword } from './modules/auth/auth.service.js'
-import { seedDemo } from './modules/organizations/demo.service.js'
-import { createOrganization } from './modules/organizations/organizations.service.js'
+import { resetPassword } from './modules/accounts/auth/auth.service.js'
+import { createOrganization } from './modules/accounts/organizations/organizations.service.js'
+import { seedDemo } from './modules/crew/demo/demo.service.js'
 
 /** A mistake in the command line; `reported` when its message (and the help hint) already went to stderr. */
 export class UsageError extends Error {

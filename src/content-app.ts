@@ -5,9 +5,9 @@ import { frameworkErrors, registerErrorHandler } from './lib/http-errors.js'
 import { httpServerOptions, watchBodies } from './lib/http-server.js'
 import { loggerOptions } from './lib/logging.js'
 import { createStorage, type Storage } from './lib/storage.js'
-import { CONTENT_PREFIX, contentPaths } from './modules/content/content.paths.js'
-import { contentRoutes } from './modules/content/content.routes.js'
-import { playerRoutes } from './modules/content/player.routes.js'
+import { CONTENT_PREFIX, contentPaths } from './modules/learning/content/content.paths.js'
+import { contentRoutes } from './modules/learning/content/content.routes.js'
+import { playerRoutes } from './modules/learning/content/player.routes.js'
 import type { App } from './modules/types.js'
 
 export interface ContentAppDeps {

@@ -8,8 +8,8 @@ import { buildContentApp } from './content-app.js'
 import { type Database, DataDirInUse, migrateToLatest, openDatabase } from './db/database.js'
 import { onShutdownSignal } from './lib/shutdown.js'
 import { createStorage } from './lib/storage.js'
-import { seedDemoCourse } from './modules/packages/demo-course.js'
-import { hasOrganizations, seedDemo } from './modules/organizations/demo.service.js'
+import { hasOrganizations, seedDemo } from './modules/crew/demo/demo.service.js'
+import { seedDemoCourse } from './modules/learning/packages/demo-course.js'
 
 const STOP_MARGIN_SECONDS = 5
 

@@ -8,7 +8,7 @@ import { type App, buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { type Database, fromPostgres, migrateToLatest, openDatabase } from '../src/db/database.js'
 import { createTokens, hashPassword } from '../src/lib/auth.js'
-import { insertUser } from '../src/modules/users/users.queries.js'
+import { insertUser } from '../src/modules/accounts/users/users.queries.js'
 import { type LoadRequest, type Sample, SteadyLoad } from './load.js'
 import { PrivatePostgres } from '../test/private-postgres.js'
 

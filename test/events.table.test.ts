@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { DB } from '../src/db/schema.js'
 import { type EventSource, type EventType, eventsInsert } from '../src/lib/events.js'
 import { uuidv7s } from '../src/lib/ids.js'
-import { eventWire } from '../src/modules/audit/audit.schemas.js'
+import { eventWire } from '../src/modules/platform/audit/audit.schemas.js'
 import { privateDatabase, useTestApp } from './app.js'
 import { useOrg } from './factories.js'
 

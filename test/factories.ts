@@ -5,7 +5,7 @@ import type { App } from '../src/app.js'
 import type { Db } from '../src/db/database.js'
 import type { Product, Role } from '../src/db/schema.js'
 import { createTokens, hashPassword } from '../src/lib/auth.js'
-import { insertUser } from '../src/modules/users/users.queries.js'
+import { insertUser } from '../src/modules/accounts/users/users.queries.js'
 import { type Client, client, TEST_SECRET, type TestApp } from './app.js'
 
 export const PASSWORD = 'correct horse battery'

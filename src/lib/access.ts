@@ -69,7 +69,7 @@ export function assertCanReachUser(actor: Actor, userId: string, what = 'User'):
 /**
  * The permission names a role carries, as reported by the session endpoint. The console shows each form,
  * button and tab only with its permission, so this table must agree with the routes' roles: a test calls
- * one operation per permission as every role (test/modules/users/permissions.test.ts).
+ * one operation per permission as every role (test/modules/accounts/users/permissions.test.ts).
  */
 export const PERMISSIONS: Record<Role, string[]> = {
   admin: [

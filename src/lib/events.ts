@@ -1,12 +1,12 @@
 import { type Expression, type InsertQueryBuilder, type InsertResult, type QueryCreator, type RawBuilder, sql } from 'kysely'
 import type { DB, Role } from '../db/schema.js'
-import type { EventType } from '../modules/audit/event-types.js'
+import type { EventType } from '../modules/platform/audit/event-types.js'
 import type { Actor } from './access.js'
 
 // How events are written, with the change they record (DECISIONS §11): only by SQL, as a
 // data-modifying CTE of the write's own statement (`eventsInsert`), their data built from the rows the
 // statement wrote; an event of no row written is a statement of its own through the same INSERT. What
-// may be written (the catalogue of event types) and how an event reads on the wire live in modules/audit.
+// may be written (the catalogue of event types) and how an event reads on the wire live in modules/platform/audit.
 
 /** Who caused the events: a caller of the API, or the system (`actor` and `requestId` null, e.g. expiry notices). */
 export interface EventSource {

@@ -21,7 +21,7 @@ export interface ModuleDeps {
   actors: ActorCache
   oidc: Oidc
   metrics: Metrics
-  /** Queues background work (the job queue's workers are defined in modules/jobs). */
+  /** Queues background work (each wing defines its jobs; modules/index.ts lists them). */
   jobs: Jobs
 }
 

@@ -1,0 +1,27 @@
+import { todayUtc } from '../../lib/dates.js'
+import type { Jobs } from '../../lib/jobs.js'
+import { FLEET_JOB_EXPIRE_SECONDS, type JobDeps } from '../platform/jobs/jobs.js'
+import { sweepExpiryNotices } from './expiry-notices/expiry-notices.queries.js'
+import { syncContractService } from './sea-service/contract-service.queries.js'
+
+/** The crew wing's background jobs: the expiry notices' sweep and the sea service of ended contracts. */
+export function defineCrewJobs(jobs: Jobs, { db, config }: JobDeps): void {
+  jobs.define({
+    name: 'expiry-sweep',
+    policy: 'short',
+    handler: async () => void (await sweepExpiryNotices(db, todayUtc())),
+    // At start and on the interval only (DECISIONS §11): a sweep reads every dated document of every
+    // organization, so one per write would cost a fleet-sized scan per document saved.
+    everySeconds: config.expirySweepIntervalSeconds,
+    expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
+  })
+  jobs.define({
+    name: 'sea-service-sweep',
+    policy: 'short',
+    // Contracts whose endDate passed since the last run get their sea service (DECISIONS §14); on the
+    // expiry sweep's interval, and idempotent like it.
+    handler: async () => void (await syncContractService(db, { everyOrganization: true }, todayUtc())),
+    everySeconds: config.expirySweepIntervalSeconds,
+    expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
+  })
+}

@@ -1,0 +1,33 @@
+import type { Jobs } from '../../lib/jobs.js'
+import { FLEET_JOB_EXPIRE_SECONDS, type JobDeps } from '../platform/jobs/jobs.js'
+import { expiredSessions } from './launch/sessions.queries.js'
+import { abandonExpired } from './launch/sessions.service.js'
+import { IMPORT_QUEUE, importHandler } from './packages/packages.import.js'
+
+// A course import streams up to COURSE_PACKAGE_MAX_BYTES (1 GiB) into storage; the periodic run picks up
+// an import whose request to run was lost (queued while the queue could not be reached).
+const IMPORT_EXPIRE_SECONDS = 3600
+const IMPORT_EVERY_SECONDS = 300
+const SESSION_SWEEP_EVERY_SECONDS = 60
+const SWEEP_BATCH = 500
+
+/** The learning wing's background jobs: course imports and the sweep of abandoned launch sessions. */
+export function defineLearningJobs(jobs: Jobs, { db, config, storage, log }: JobDeps): void {
+  jobs.define({
+    name: IMPORT_QUEUE,
+    // One run at a time, over every instance, works every running import; a request made meanwhile queues one more run.
+    policy: 'stately',
+    handler: importHandler({ db, storage, config, log }),
+    everySeconds: IMPORT_EVERY_SECONDS,
+    expireInSeconds: IMPORT_EXPIRE_SECONDS,
+  })
+  jobs.define({
+    name: 'launch-session-sweep',
+    policy: 'short',
+    // Learners close windows without terminating: a session past its expiry is abandoned (DECISIONS §13.4),
+    // a batch per run, oldest first.
+    handler: async () => abandonExpired({ db, config }, await expiredSessions(db, SWEEP_BATCH)),
+    everySeconds: SESSION_SWEEP_EVERY_SECONDS,
+    expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
+  })
+}

@@ -1,0 +1,60 @@
+import type { Db } from '../../../db/database.js'
+import type { Actor } from '../../../lib/access.js'
+import type { EventSource } from '../../../lib/events.js'
+import { satisfaction } from './move-on.js'
+import { type LaunchDeps, type Run, settle } from './registration-run.js'
+import type { ScormStandard } from './scorm.schemas.js'
+import { scoMoveOn, scormResult } from './scorm-runtime.js'
+import { scormStatements } from './scorm-statements.js'
+import { auStates, recordAuStates, type SessionRow, updateSession } from './sessions.queries.js'
+
+/**
+ * A SCORM session's SCO judged from the state its session ended in (DECISIONS §13.6): the final commit's
+ * cmi, or the last commit's when the session is abandoned or expires. Only here do completion, success
+ * and score count: the session's result, what the registration has of the SCO (so the course's
+ * satisfaction and the pass), and the `completed` and `passed` / `failed` statements, returned for the
+ * caller to write with the session's others, in order. Browse and Review count towards nothing.
+ */
+export async function judgeScormSession(
+  trx: Db,
+  deps: LaunchDeps,
+  source: EventSource | Actor,
+  run: Run,
+  session: SessionRow,
+): Promise<{ session: SessionRow; statements: unknown[] }> {
+  const cmi = session.runtime as Record<string, any> | null
+  if (session.launch_mode !== 'Normal' || !cmi) return { session, statements: [] }
+  const result = scormResult(run.reg.standard as ScormStandard, cmi, run.aus[session.au_index].mastery_score)
+  const judged = await updateSession(trx, session.id, {
+    completed: result.completed,
+    outcome: result.outcome,
+    score_scaled: result.scoreScaled,
+  })
+  // A SCO that ended failed is not satisfied by its completion, whatever its mastery score.
+  const counts = {
+    completed: result.completed && result.outcome !== 'failed',
+    passed: result.outcome === 'passed',
+    failed: result.outcome === 'failed',
+  }
+  if (counts.completed || counts.passed || counts.failed) {
+    const states = await auStates(trx, run.reg.id)
+    const auBefore = states.get(session.au_index) ?? { completed: false, passed: false, waived: null }
+    run.aus = run.aus.map((au) => ({ ...au, moveOn: scoMoveOn(au.mastery_score) }))
+    const before = satisfaction(run.aus, run.blocks, states)
+    states.set(session.au_index, {
+      ...auBefore,
+      completed: auBefore.completed || counts.completed,
+      passed: auBefore.passed || counts.passed,
+    })
+    await recordAuStates(trx, run.reg.id, [{ au_index: session.au_index, ...counts }])
+    await settle(trx, deps, source, run, before, states, session.id)
+  }
+  const say = scormStatements({ actor: run.learner, registration: run.reg.id, sessionId: session.id, activityId: session.activity_id })
+  return {
+    session: judged,
+    statements: [
+      ...(result.completed ? [say.completed()] : []),
+      ...(result.outcome ? [say.outcome(result.outcome, result.scoreScaled)] : []),
+    ],
+  }
+}

@@ -1,0 +1,91 @@
+import { type Static, Type } from 'typebox'
+import { Uuid } from '../../../lib/schemas.js'
+import { LaunchModeSchema } from './launch.schemas.js'
+
+// The SCORM player's API (scorm.routes.ts): its wire shapes, and through Static<> the service's types.
+
+export const ScormSessionParams = Type.Object({ session_id: Uuid })
+
+const ScormStandard = Type.Union([Type.Literal('scorm12'), Type.Literal('scorm2004')])
+export type ScormStandard = Static<typeof ScormStandard>
+
+export const ScormRuntime = Type.Object(
+  {
+    standard: ScormStandard,
+    launchMode: LaunchModeSchema,
+    cmi: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`.",
+    }),
+  },
+  {
+    title: 'ScormRuntime',
+    examples: [
+      {
+        standard: 'scorm12',
+        launchMode: 'Normal',
+        cmi: {
+          core: {
+            student_id: '0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f',
+            student_name: 'Crew, Ana',
+            entry: 'resume',
+            lesson_location: 'page-2',
+          },
+        },
+      },
+    ],
+  },
+)
+export type ScormRuntime = Static<typeof ScormRuntime>
+
+/** scorm-again's commit answer (HTTP 200 either way): `true`, or `false` with a SCORM error code (101 general exception, 405 / 406 type). */
+export const CommitAnswer = Type.Object(
+  {
+    result: Type.Union([Type.Literal('true'), Type.Literal('false')]),
+    errorCode: Type.Optional(Type.Integer()),
+    errorText: Type.Optional(Type.String()),
+  },
+  { title: 'ScormCommitAnswer', examples: [{ result: 'true' }] },
+)
+export type CommitAnswer = Static<typeof CommitAnswer>
+
+// What a commit's cmi must hold where the service reads it (DECISIONS §13.7): any other element is kept as
+// it comes. scorm-again keeps what a SCO set as the SCO gave it, so a number stands for its text.
+const Decimal = Type.Union([Type.Number(), Type.String({ pattern: '^(-?(\\d+(\\.\\d*)?|\\.\\d+))?$' })])
+const Text = (maxLength?: number) => Type.Union([Type.String(maxLength === undefined ? {} : { maxLength }), Type.Number()])
+const Vocabulary = (...words: string[]) => Type.Union(['', ...words].map((word) => Type.Literal(word)))
+const Score = Type.Object({
+  scaled: Type.Optional(Decimal),
+  raw: Type.Optional(Decimal),
+  min: Type.Optional(Decimal),
+  max: Type.Optional(Decimal),
+})
+const Entries = Type.Union([Type.Array(Type.Unknown()), Type.Record(Type.String(), Type.Unknown())])
+const Time = Type.Optional(Text())
+
+/** SCORM 1.2's cmi as committed: suspend_data is a CMIString4096 (RTE 3.4.2). */
+export const Scorm12Cmi = Type.Object({
+  core: Type.Optional(
+    Type.Object({
+      lesson_status: Type.Optional(Vocabulary('passed', 'completed', 'failed', 'incomplete', 'browsed', 'not attempted')),
+      lesson_location: Type.Optional(Text()),
+      score: Type.Optional(Score),
+      session_time: Time,
+      total_time: Time,
+    }),
+  ),
+  suspend_data: Type.Optional(Text(4096)),
+  interactions: Type.Optional(Entries),
+})
+
+/** SCORM 2004's cmi as committed: suspend_data is a characterstring of SPM 64,000 (RTE 4.2.28). */
+export const Scorm2004Cmi = Type.Object({
+  completion_status: Type.Optional(Vocabulary('completed', 'incomplete', 'not attempted', 'unknown')),
+  success_status: Type.Optional(Vocabulary('passed', 'failed', 'unknown')),
+  score: Type.Optional(Score),
+  location: Type.Optional(Text()),
+  suspend_data: Type.Optional(Text(64_000)),
+  session_time: Time,
+  total_time: Time,
+  interactions: Type.Optional(Entries),
+})

@@ -1,0 +1,97 @@
+import { createWriteStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { addAbortSignal, type Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { Config } from '../../../config.js'
+import type { Storage } from '../../../lib/storage.js'
+import type { UploadRow } from '../../platform/uploads/uploads.queries.js'
+import { type ArchiveLimits, openArchive, type PackageArchive } from './archive.js'
+import { CMI5_FILE, readCmi5 } from './cmi5.js'
+import { ImportFailure, type ParsedPackage } from './package-model.js'
+import { readScorm, SCORM_FILE } from './scorm.js'
+
+const MAX_XML_BYTES = 32 * 1024 * 1024
+/** DECISIONS §13.2: an archive may expand to 4 × COURSE_PACKAGE_MAX_BYTES at most. */
+const EXPANSION_FACTOR = 4
+/** DECISIONS §13.7: and to 100 × its own size at most. */
+const MAX_EXPANSION_RATIO = 100
+
+/** Both rules on the expanded size hold: the smaller limit decides. */
+export const archiveLimits = (config: Config): ArchiveLimits => ({
+  maxExpandedBytes: Math.min(config.courseImports.maxExpandedBytes, EXPANSION_FACTOR * config.coursePackageMaxBytes),
+  maxExpansionRatio: MAX_EXPANSION_RATIO,
+})
+
+/** A valid package: what its manifest describes, and its archive still open for its files to be stored (none for a cmi5.xml alone). */
+export interface Examined {
+  parsed: ParsedPackage
+  archive: PackageArchive | null
+}
+
+async function readWhole(stream: Readable, signal: AbortSignal): Promise<string | null> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of addAbortSignal(signal, stream)) {
+    size += chunk.length
+    if (size > MAX_XML_BYTES) return null
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+const tooLarge = (path: string) => ImportFailure.of('manifest_too_large', 'The manifest is too large', path)
+
+/**
+ * Detects the standard and checks every rule; a package that breaks one is an ImportFailure. The zip
+ * is spooled to `work` (yauzl reads the central directory at its end); nothing is extracted.
+ */
+export async function examine(storage: Storage, config: Config, upload: UploadRow, work: string, signal: AbortSignal): Promise<Examined> {
+  if (upload.mime === 'text/xml') {
+    const text = await readWhole(storage.read(upload.storage_key), signal)
+    if (text === null) throw tooLarge(CMI5_FILE)
+    const { parsed, errors } = await readCmi5(text, null)
+    if (!parsed) throw new ImportFailure(errors.list, 'cmi5')
+    return { parsed, archive: null }
+  }
+  const file = join(work, 'package.zip')
+  await pipeline(storage.read(upload.storage_key), createWriteStream(file), { signal })
+  const archive = await openArchive(file, (await stat(file)).size, archiveLimits(config))
+  try {
+    return { parsed: await readManifest(archive, signal), archive }
+  } catch (error) {
+    archive.close()
+    throw error
+  }
+}
+
+async function readManifest(archive: PackageArchive, signal: AbortSignal): Promise<ParsedPackage> {
+  const files = new Set(archive.files.keys())
+  const manifest = files.has(CMI5_FILE) ? CMI5_FILE : files.has(SCORM_FILE) ? SCORM_FILE : null
+  if (!manifest) throw ImportFailure.of('no_manifest', `Neither ${CMI5_FILE} nor ${SCORM_FILE} is at the package's root`)
+  const text = await archive.readText(manifest, signal)
+  if (text === null) throw tooLarge(manifest)
+  const read = manifest === CMI5_FILE ? { ...(await readCmi5(text, files)), standard: 'cmi5' as const } : readScorm(text, files)
+  if (!read.parsed) throw new ImportFailure(read.errors.list, read.standard ?? null)
+  return read.parsed
+}
+
+/** Removes what an import wrote; a store that cannot be reached keeps them (a rerun writes the same keys). */
+export async function removeAll(storage: Storage, keys: string[]): Promise<void> {
+  await Promise.allSettled(keys.map((key) => storage.remove(key)))
+}
+
+/** Streams every file of the archive into storage under `prefix`; on a failure, what was written is removed. */
+export async function storeFiles(storage: Storage, archive: PackageArchive, prefix: string, signal: AbortSignal): Promise<string[]> {
+  const written: string[] = []
+  try {
+    for (const [path, entry] of archive.files) {
+      await archive.readEntry(path, signal, (content) => storage.write(prefix + path, content, entry.uncompressedSize))
+      written.push(prefix + path)
+    }
+    return written
+  } catch (error) {
+    await removeAll(storage, written)
+    throw error
+  }
+}

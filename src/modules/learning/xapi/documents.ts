@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto'
+import type { Transaction } from 'kysely'
+import type { Db } from '../../../db/database.js'
+import type { DB } from '../../../db/schema.js'
+import { agentKey, type XapiAgent } from './agents.js'
+import { type DocumentContent, type DocumentScope, findDocument, saveDocument } from './documents.queries.js'
+import { badRequest, XapiError } from './errors.js'
+import { isTooDeep, MAX_JSON_DEPTH } from './json.js'
+
+type Executor = Db | Transaction<DB>
+
+/** xAPI's ETag: the SHA-1 of the document's bytes, quoted; computed once when the document is written. */
+export const etagOf = (content: Buffer) => `"${createHash('sha1').update(content).digest('hex')}"`
+
+const isJsonType = (contentType: string) => contentType.split(';')[0].trim().toLowerCase() === 'application/json'
+
+/** A JSON object, or null for anything else (JSON nested too deep included: it is not merged). */
+function jsonObject(content: Buffer): Record<string, unknown> | null {
+  if (isTooDeep(content)) return null
+  try {
+    const value = JSON.parse(content.toString('utf8'))
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : null
+  } catch {
+    return null
+  }
+}
+
+/** The preconditions of a write (xAPI 1.0.3 §2.3 Concurrency). `required`: profiles refuse a blind overwrite. */
+export interface Preconditions {
+  ifMatch?: string
+  ifNoneMatch?: string
+  required: boolean
+}
+
+function assertPreconditions(current: { etag: string } | undefined, { ifMatch, ifNoneMatch, required }: Preconditions): void {
+  if (ifMatch !== undefined) {
+    const tags = ifMatch.split(',').map((tag) => tag.trim())
+    if (!current || !(tags.includes('*') || tags.includes(current.etag))) throw new XapiError(412, 'If-Match does not match the document')
+  }
+  if (ifNoneMatch !== undefined) {
+    const tags = ifNoneMatch.split(',').map((tag) => tag.trim())
+    if (current && (tags.includes('*') || tags.includes(current.etag))) throw new XapiError(412, 'If-None-Match: the document exists')
+  }
+  if (required && ifMatch === undefined && ifNoneMatch === undefined) {
+    if (current) throw new XapiError(409, 'The document exists: send If-Match with its ETag to change it')
+    throw badRequest('Send If-None-Match: * to create the document (or If-Match with the ETag of the one it replaces)')
+  }
+}
+
+/**
+ * Writes one document. `merge` (POST) merges JSON objects into the stored one (top-level properties,
+ * xAPI 1.0.3 §2.3.1); both must be JSON objects. Returns the new ETag.
+ */
+export async function writeDocument(
+  db: Executor,
+  orgId: string,
+  scope: DocumentScope,
+  documentId: string,
+  incoming: { contentType: string; content: Buffer },
+  options: { merge: boolean; preconditions: Preconditions },
+): Promise<string> {
+  let { contentType, content } = incoming
+  // Checked before any read: JSON nested past the limit is never stored, so never merged into either.
+  if (isJsonType(contentType) && isTooDeep(content)) throw badRequest(`The document nests objects and arrays deeper than ${MAX_JSON_DEPTH}`)
+  const current = await findDocument(db, orgId, scope, documentId)
+  assertPreconditions(current, options.preconditions)
+  if (options.merge) {
+    const given = isJsonType(contentType) ? jsonObject(content) : null
+    if (!given) throw badRequest('POST merges JSON objects: the body must be an application/json object')
+    if (current) {
+      const stored = isJsonType(current.content_type) ? jsonObject(current.content) : null
+      if (!stored) throw badRequest('The stored document is not a JSON object: it cannot be merged, only replaced with PUT')
+      content = Buffer.from(JSON.stringify({ ...stored, ...given }))
+      contentType = 'application/json'
+    }
+  }
+  const doc: DocumentContent = { contentType, content, etag: etagOf(content), updated: new Date() }
+  await saveDocument(db, orgId, scope, documentId, doc)
+  return doc.etag
+}
+
+/** What another module writes into the State resource, e.g. cmi5's LMS.LaunchData before a launch. */
+export interface StateDocument {
+  activityId: string
+  agent: XapiAgent
+  registration?: string | null
+  stateId: string
+  /** A JSON value (stored as application/json) or bytes with their media type. */
+  content: unknown
+  contentType?: string
+}
+
+/** Writes (replaces) one State document inside the caller's transaction; returns its ETag. */
+export function writeStateDocument(trx: Executor, orgId: string, state: StateDocument): Promise<string> {
+  const key = agentKey(state.agent)
+  if (!key) throw badRequest('agent: needs an identifier')
+  const scope: DocumentScope = {
+    kind: 'state',
+    activityId: state.activityId,
+    agentKey: key,
+    registration: state.registration?.toLowerCase() ?? '',
+  }
+  const content = Buffer.isBuffer(state.content) ? state.content : Buffer.from(JSON.stringify(state.content))
+  const contentType = state.contentType ?? 'application/json'
+  return writeDocument(trx, orgId, scope, state.stateId, { contentType, content }, { merge: false, preconditions: { required: false } })
+}

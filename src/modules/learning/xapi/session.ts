@@ -1,0 +1,73 @@
+import type { Transaction } from 'kysely'
+import type { DB } from '../../../db/schema.js'
+import { agentKey, type XapiAgent } from './agents.js'
+import type { XapiPrincipal, XapiSession } from './auth.js'
+import type { DocumentScope } from './documents.queries.js'
+import { XapiError } from './errors.js'
+import { findStatementsByIds } from './statements.queries.js'
+import { VOIDED } from './store.js'
+
+type Json = Record<string, any>
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Whether a statement is a session's own: by its actor, in its registration. */
+const isOwn = (session: XapiSession, statement: Json) =>
+  agentKey(statement?.actor as XapiAgent) === session.actorKey &&
+  String(statement?.context?.registration ?? '').toLowerCase() === session.registration
+
+/** A session credential writes only statements by its actor in its registration (cmi5 §9.3; the launch module adds its own rules). */
+export function assertSessionStatements(principal: XapiPrincipal, statements: readonly unknown[]): void {
+  const { session } = principal
+  if (!session) return
+  if (!(statements as Json[]).every((statement) => isOwn(session, statement)))
+    throw new XapiError(403, "A session's credential writes only statements by its actor in its registration")
+}
+
+/** A session credential reads a statement by id only when it is its own (DECISIONS §13.7). */
+export function assertSessionReads(principal: XapiPrincipal, statement: Json): void {
+  const { session } = principal
+  if (session && !isOwn(session, statement))
+    throw new XapiError(403, "A session's credential reads only statements by its actor in its registration")
+}
+
+/**
+ * A session credential voids only its own statements: each target stored and its own, or in the same
+ * batch (whose statements are its own). Read in the transaction that stores the voiding statements.
+ */
+export async function assertSessionVoids(trx: Transaction<DB>, principal: XapiPrincipal, statements: readonly unknown[]): Promise<void> {
+  const { session } = principal
+  if (!session) return
+  const voiding = (statements as Json[]).filter((statement) => statement?.verb?.id === VOIDED)
+  if (voiding.length === 0) return
+  const targets = voiding.map((statement) => String(statement.object?.id ?? '').toLowerCase())
+  const idsOf = (values: unknown[]) => values.map((id) => String(id ?? '').toLowerCase()).filter((id) => UUID.test(id))
+  const inBatch = new Set(idsOf((statements as Json[]).map((statement) => statement?.id)))
+  // An id that is not a UUID names no statement: validation refuses it when the batch is stored.
+  const stored = new Map((await findStatementsByIds(trx, principal.orgId, idsOf(targets))).map((row) => [row.id, row.statement]))
+  const reaches = (id: string) => (stored.has(id) ? isOwn(session, stored.get(id) as Json) : inBatch.has(id))
+  if (!targets.every(reaches)) throw new XapiError(403, "A session's credential voids only statements by its actor in its registration")
+}
+
+/** The State document the LMS writes before a launch (cmi5 §10): the AU reads it and never writes it. */
+export const LAUNCH_DATA = 'LMS.LaunchData'
+
+/**
+ * A session credential reaches only the state of its actor, activity and registration (never writing
+ * LMS.LaunchData, nor deleting every state at once), and reads only its actor's agent profile (cmi5's
+ * `cmi5LearnerPreferences`, §11).
+ */
+export function assertSessionDocument(principal: XapiPrincipal, scope: DocumentScope, access: { id: string | null; write: boolean }): void {
+  const { session } = principal
+  if (!session) return
+  const own =
+    scope.kind === 'agent_profile'
+      ? scope.agentKey === session.actorKey && !access.write
+      : scope.kind === 'state' &&
+        scope.activityId === session.activityId &&
+        scope.agentKey === session.actorKey &&
+        scope.registration === session.registration
+  if (!own) throw new XapiError(403, "A session's credential reaches only the state of its actor, activity and registration")
+  if (access.write && (access.id === null || access.id === LAUNCH_DATA))
+    throw new XapiError(403, 'The LMS writes LMS.LaunchData; an AU reads it')
+}
