@@ -105,6 +105,15 @@ export async function playLearning(world: World, exchange: Exchange, inject: Inj
   const params = new URL(launched.url).searchParams
   const fetched = await call('anonymous', 'POST', new URL(params.get('fetch') ?? '').pathname)
   const session = `Basic ${fetched['auth-token']}`
+  // As every AU does (cmi5 §10): read LMS.LaunchData before `initialized`, and build on its context template.
+  const stateQuery = new URLSearchParams({
+    stateId: 'LMS.LaunchData',
+    activityId: params.get('activityId') ?? '',
+    agent: params.get('actor') ?? '',
+    registration: params.get('registration') ?? '',
+  })
+  const launchData = await lrs(session, 'GET', `/activities/state?${stateQuery}`)
+  const template = launchData.contextTemplate as { contextActivities: Record<string, unknown[]>; extensions: Record<string, unknown> }
   const cmi5Statement = (verb: string, extra: Record<string, unknown> = {}) => ({
     id: crypto.randomUUID(),
     actor: JSON.parse(params.get('actor') ?? '{}'),
@@ -113,12 +122,13 @@ export async function playLearning(world: World, exchange: Exchange, inject: Inj
     context: {
       registration: params.get('registration'),
       contextActivities: {
+        ...template.contextActivities,
         category: [
           { id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' },
           ...(verb === 'completed' ? [{ id: 'https://w3id.org/xapi/cmi5/context/categories/moveon' }] : []),
         ],
       },
-      extensions: { [SESSION_ID_EXTENSION]: launched.sessionId },
+      extensions: { ...template.extensions, [SESSION_ID_EXTENSION]: launched.sessionId },
     },
     timestamp: new Date().toISOString(),
     ...extra,
