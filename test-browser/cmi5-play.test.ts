@@ -104,7 +104,13 @@ describe('cmi5 packages played in a browser', () => {
     const page = await context.newPage()
     // Signed in to the console in this browser: the course's script, on its own origin, reaches none of it.
     await signInAs(page, service.baseUrl, person.email)
+    // The AU asks for its bookmark once initialized; a click before that answer sets one, and the AU then offers
+    // to resume it. Navigate only after the AU has read it, as a learner would after the course has loaded.
+    const bookmarkRead = page.waitForResponse(
+      (response) => response.request().method() === 'GET' && /\/activities\/state\?.*stateId=suspendData/.test(response.url()),
+    )
     await page.goto(launched.url)
+    await bookmarkRead
     const reach = await page.evaluate(async (api) => {
       const frame = document.createElement('iframe')
       frame.src = `${api}/console/`
