@@ -7,7 +7,7 @@ import type pg from 'pg'
 import { createTokens } from '../src/lib/auth.js'
 import { type Fixtures, loadFixtures } from './fixtures.js'
 import type { LoadRequest } from './load.js'
-import type { Api } from './scenarios.js'
+import type { Api } from './scenario.js'
 import { type SeedInfo, seed } from './seed.js'
 
 export interface Prepared {

@@ -1,6 +1,6 @@
 import type { Fixtures, XapiRegistration } from './fixtures.js'
 import type { LoadRequest } from './load.js'
-import type { Api, Scenario } from './scenarios.js'
+import type { Api, Scenario } from './scenario.js'
 import { PROGRESSED, STATE_ID, XAPI_KEY, XAPI_SECRET } from './seed-xapi.js'
 
 // The Learning Record Store's scenarios (issue 26), with the seeded credential over HTTP Basic. Reads

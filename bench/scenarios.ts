@@ -1,20 +1,7 @@
 import type { Fixtures } from './fixtures.js'
 import type { LoadRequest } from './load.js'
+import type { Api, Scenario } from './scenario.js'
 import { xapiScenarios } from './scenarios-xapi.js'
-
-export interface Scenario {
-  name: string
-  title: string
-  /** Concurrent connections when not the run's (BENCH_CONNECTIONS). */
-  connections?: number
-  /** `bare`: served by bench/bare-app.ts, not by the service. */
-  server?: 'bare'
-  /** The requests the load cycles through; may read the API first (the deep page's cursor). */
-  prepare(api: Api): Promise<LoadRequest[]>
-}
-
-/** A GET with the admin's token, or with other headers on top. */
-export type Api = (path: string, headers?: Record<string, string>) => Promise<{ status: number; body: any }>
 
 // One topic word of the seeded course titles: it matches about 1 course in 24.
 export const SEARCH_TERM = 'ballast'
