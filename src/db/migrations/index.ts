@@ -30,6 +30,7 @@ import * as xapiHotRowKeys from './2026_11_27_2601_xapi_hot_row_keys.js'
 import * as launchDataRead from './2026_11_28_3701_launch_data_read.js'
 import * as courseImportAttempts from './2026_11_28_3601_course_import_attempts.js'
 import * as databaseRules from './2026_11_28_3801_database_rules.js'
+import * as courseCertificateInStatement from './2026_11_28_3802_course_certificate_in_statement.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_3701_launch_data_read': launchDataRead,
   '2026_11_28_3601_course_import_attempts': courseImportAttempts,
   '2026_11_28_3801_database_rules': databaseRules,
+  '2026_11_28_3802_course_certificate_in_statement': courseCertificateInStatement,
 }

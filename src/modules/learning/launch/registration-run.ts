@@ -127,5 +127,5 @@ export async function settle(
     ...(after.course && !before.course ? [lmsStatement(at, 'satisfied', { id: ids.course(run.packageId), type: COURSE_TYPE })] : []),
   ]
   if (run.reg.standard === 'cmi5') await writeLms(trx, config, run.reg.organization_id, statements)
-  if (after.course) run.reg = { ...run.reg, ...(await passRegistration(trx, source, run.reg, sessionId)) }
+  if (after.course) run.reg = { ...run.reg, ...(await passRegistration(trx, source, run.reg, sessionId, config.expiringSoonDays)) }
 }

@@ -4,8 +4,9 @@ import type { DB } from '../../../db/schema.js'
 import type { Actor } from '../../../lib/access.js'
 import { type EventSource, type EventType, eventsInsert, objectRows, wireJson } from '../../../lib/events.js'
 import { uuidv7s } from '../../../lib/ids.js'
-import { MAX_SECONDS } from '../registrations/registrations.schemas.js'
+import { withCourseCertificate } from '../registrations/course-certificate.queries.js'
 import { type RegistrationRow, registrationWire } from '../registrations/registrations.queries.js'
+import { MAX_SECONDS } from '../registrations/registrations.schemas.js'
 
 const now = sql<Date>`date_trunc('milliseconds', now())`
 
@@ -35,12 +36,18 @@ function addCourseStats(db: Db, row: RegistrationRow, add: { attempted: number; 
 
 /**
  * The course is satisfied (every AU met its moveOn, or was waived): the registration passes, in the
- * transaction of the statement or waive that decided it (DECISIONS §13.5). Its triggers follow:
- * readiness, and the certificate a course issues (§14).
+ * transaction of the statement or waive that decided it (DECISIONS §13.5), with the certificate a
+ * course issues (§14); its triggers follow: readiness.
  */
-export async function passRegistration(db: Db, source: EventSource | Actor, registration: RegistrationRow, sessionId: string) {
+export async function passRegistration(
+  db: Db,
+  source: EventSource | Actor,
+  registration: RegistrationRow,
+  sessionId: string,
+  expiringSoonDays: number,
+) {
   if (registration.status === 'passed') return registration
-  const passed = await db
+  const update = db
     .with('a', (qc) =>
       qc
         .updateTable('registrations')
@@ -49,6 +56,7 @@ export async function passRegistration(db: Db, source: EventSource | Actor, regi
         .returningAll(),
     )
     .with('audit', registrationEvent(source, 'registration.passed', sessionId, true))
+  const passed = await withCourseCertificate(update, sql`select a.* from a`, source.orgId, expiringSoonDays, uuidv7s(1))
     .selectFrom('a')
     .selectAll()
     .executeTakeFirstOrThrow()

@@ -4,6 +4,7 @@ import type { Db } from '../../../db/database.js'
 import type { Actor } from '../../../lib/access.js'
 import { type EventSource, eventsInsert, wireJson } from '../../../lib/events.js'
 import { uuidv7s } from '../../../lib/ids.js'
+import { withCourseCertificate } from './course-certificate.queries.js'
 import { registrationWire, scopedRegistrations } from './registrations.queries.js'
 import { type AttemptCreate, MAX_SECONDS } from './registrations.schemas.js'
 
@@ -35,6 +36,7 @@ export async function recordAttempt(
   registrationId: string,
   assigneeId: string | undefined,
   attempt: AttemptCreate,
+  expiringSoonDays: number,
 ) {
   const { attemptId, passed, score_percent, time_spent_seconds, finished_at } = attempt
   const [row] = await attemptStatement(db, {
@@ -45,6 +47,8 @@ export async function recordAttempt(
     attempt: { attemptId, passed, score_percent, time_spent_seconds, finished_at },
     passedEventIds: uuidv7s(1),
     failedEventIds: uuidv7s(1),
+    expiringSoonDays,
+    certificateEventIds: uuidv7s(1),
   })
   return row
 }
@@ -56,13 +60,15 @@ interface AttemptValues {
   attempt: AttemptCreate
   passedEventIds: string[]
   failedEventIds: string[]
+  expiringSoonDays: number
+  certificateEventIds: string[]
 }
 
 // Built and compiled once per shape of the attempt: building this statement was a tenth of the
 // route's server CPU (profiled).
 const attemptStatement = compiledPerShape((db: Db, p: AttemptValues) => {
   const { source, attempt } = p
-  return db
+  const statement = db
     .with('reg', (qb) =>
       scopedRegistrations(qb, source.orgId, p.assigneeId)
         .where('registrations.id', '=', p.registrationId)
@@ -116,6 +122,13 @@ const attemptStatement = compiledPerShape((db: Db, p: AttemptValues) => {
         .whereRef('registrations.id', '=', 'ins.registration_id')
         .returningAll('registrations'),
     )
+  return withCourseCertificate(
+    statement,
+    sql`select upd.* from upd join reg on reg.id = upd.id where upd.status = 'passed' and reg.status <> 'passed'`,
+    source.orgId,
+    p.expiringSoonDays,
+    p.certificateEventIds,
+  )
     .with('stats_upd', (qb) =>
       qb
         .updateTable('course_stats')

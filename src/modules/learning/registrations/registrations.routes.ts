@@ -18,7 +18,7 @@ import { submitAttempt } from './registrations.service.js'
 const tags = ['registrations']
 
 /** The list and attempts. */
-export const registrationsRoutes: ModulePlugin = (app, { db }) => {
+export const registrationsRoutes: ModulePlugin = (app, { db, config }) => {
   app.get(
     '/',
     {
@@ -60,7 +60,7 @@ export const registrationsRoutes: ModulePlugin = (app, { db }) => {
     async (request, reply) => {
       const { actor, params, body } = request
       // Crew record their own attempts; an admin may record anyone's.
-      const { registration, created } = await submitAttempt(db, actor, params.registration_id, rowOwner(actor), body)
+      const { registration, created } = await submitAttempt(db, actor, params.registration_id, rowOwner(actor), body, config.expiringSoonDays)
       return reply.status(created ? 201 : 200).send(toRegistration(registration))
     },
   )

@@ -15,9 +15,10 @@ export async function submitAttempt(
   registrationId: string,
   assigneeId: string | undefined,
   attempt: AttemptCreate,
+  expiringSoonDays: number,
 ): Promise<{ registration: RegistrationRow; created: boolean }> {
   const { orgId } = actor
-  const result = await recordAttempt(db, actor, registrationId, assigneeId, attempt)
+  const result = await recordAttempt(db, actor, registrationId, assigneeId, attempt, expiringSoonDays)
   if (!result) {
     if (await isPackagedRegistration(db, orgId, registrationId, assigneeId)) throw conflict('This course records its results from its sessions')
     throw notFound('Registration')
