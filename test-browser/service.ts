@@ -21,13 +21,27 @@ export interface RunningService {
   stop(): Promise<void>
 }
 
-async function freePort(): Promise<number> {
+/** Whether a port can be listened on at this moment. */
+async function canListen(port: number): Promise<boolean> {
   const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (!address || typeof address === 'string') throw new Error('no port')
-  return address.port
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => resolve(true))
+  })
+  if (listening) await new Promise((resolve) => server.close(resolve))
+  return listening
+}
+
+/**
+ * A port free on loopback with the next one free too (the service listens on PORT and, for content, PORT + 1),
+ * below Linux's ephemeral range (32768–60999): a port picked from that range can be taken, between the pick and
+ * the service's listen, as the local end of any outgoing connection (the browser's, the database client's).
+ */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + 2 * Math.floor(Math.random() * 6000)
+    if ((await canListen(port)) && (await canListen(port + 1))) return port
+  }
 }
 
 async function adminQuery(sql: string): Promise<void> {
@@ -65,7 +79,7 @@ export async function startService(
   const dbName = `${DB_PREFIX}_${Date.now()}_${process.pid}`
   await adminQuery(`create database ${dbName}`)
   const databaseUrl = Object.assign(new URL(PG_ADMIN_URL), { pathname: `/${dbName}` }).toString()
-  const port = await freePort()
+  const port = await freePortPair()
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,
