@@ -307,11 +307,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.WORKERS > 1 && !env.DATABASE_URL) {
     throw new ConfigError('Invalid configuration: WORKERS above 1 needs DATABASE_URL (the embedded database belongs to one process)')
   }
-  if (env.HEADERS_TIMEOUT_SECONDS > env.REQUEST_TIMEOUT_SECONDS) {
-    throw new ConfigError(
-      'Invalid configuration: HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS (the headers are part of the request)',
-    )
-  }
   if (!env.SMTP_URL !== !env.SMTP_FROM) throw new ConfigError('Invalid configuration: SMTP_URL and SMTP_FROM go together')
   const dataDir = resolve(env.DATA_DIR)
   const s3 = readS3(env)

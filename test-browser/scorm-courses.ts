@@ -46,7 +46,8 @@ export async function registeredLearner(baseUrl: string, admin: SeaworthyClient,
 
 /** The registration once `attempts` sessions have ended (the final commit is a beacon: it lands a moment later). */
 export async function registrationAfter(crew: SeaworthyClient, registrationId: string, attempts: number) {
-  for (let tries = 0; tries < 100; tries++) {
+  // A safety net, not a speed assumption: a busy machine may take long to store it.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     const registration = await ok(
       crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }),
     )

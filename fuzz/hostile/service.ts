@@ -47,7 +47,7 @@ export class Service {
 
   static async start(): Promise<Service> {
     const dataDir = mkdtempSync(join(tmpdir(), 'seaworthy-hostile-'))
-    const port = await freePort()
+    const port = await freePortPair()
     const env = {
       ...process.env,
       ...SERVICE_ENV,
@@ -101,28 +101,24 @@ export class Service {
   }
 }
 
-async function freePort(): Promise<number> {
+/**
+ * A port free on loopback with the next one free too (the service listens on PORT and, for content, PORT + 1),
+ * below Linux's ephemeral range (32768–60999): a port picked from that range can be taken, between the pick and
+ * the service's listen, by any outgoing connection. Same approach as test-browser/service.ts.
+ */
+async function freePortPair(): Promise<number> {
   for (;;) {
-    const port = await listenOnce(0)
-    // The content origin listens on PORT + 1: that one must be free too.
-    if (
-      port < 65535 &&
-      (await listenOnce(port + 1).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return port
+    const port = 20_000 + 2 * Math.floor(Math.random() * 6000)
+    if ((await canListen(port)) && (await canListen(port + 1))) return port
   }
 }
 
-function listenOnce(port: number): Promise<number> {
+async function canListen(port: number): Promise<boolean> {
   const server = createServer()
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))))
-    })
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => resolve(true))
   })
+  if (listening) await new Promise((resolve) => server.close(resolve))
+  return listening
 }

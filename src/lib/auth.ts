@@ -8,6 +8,7 @@ import type { Product, Role } from '../db/schema.js'
 import { type Actor, assertRouteAllowed, type StoredActor } from './access.js'
 import type { ActorCache, Caller } from './actor-cache.js'
 import { unauthorized } from './errors.js'
+import { isUuid } from './validation.js'
 
 export interface TokenClaims {
   sub: string
@@ -26,7 +27,6 @@ export interface Tokens {
 }
 
 const VERIFIED_TOKENS_KEPT = 10_000
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export function createTokens(secret: string, ttlSeconds: number): Tokens {
   // Imported once: handing jose raw bytes would import the key again on every request.
@@ -61,7 +61,7 @@ export function createTokens(secret: string, ttlSeconds: number): Tokens {
       if (known && known.exp * 1000 > Date.now()) return known
       try {
         const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub', 'sid'] })
-        if (typeof payload.sub !== 'string' || typeof payload.org !== 'string' || !UUID.test(String(payload.sid))) throw new Error('claims')
+        if (typeof payload.sub !== 'string' || typeof payload.org !== 'string' || !isUuid(String(payload.sid))) throw new Error('claims')
         remember(token, payload as unknown as TokenClaims)
         return payload as unknown as TokenClaims
       } catch {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
@@ -68,23 +68,24 @@ export const exemptFromRequestTimeout = (request: IncomingMessage) => void untim
 const hasBody = (request: IncomingMessage) =>
   request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
 
-/** A body being received: when it began, and the socket's byte count at each check, newest last. */
+/** A body being received: its answer, when it began, and the socket's byte count at each check (with its time), newest last. */
 interface Arriving {
-  socket: Socket
+  response: ServerResponse
   began: number
-  counts: number[]
+  counts: { at: number; bytes: number }[]
 }
 
 /**
  * Deadlines of request bodies, checked every second: a body still arriving `requestTimeoutSeconds`
- * after its headers, or one whose last `bodyGraceSeconds` brought less than that many seconds of
- * `minBytesPerSecond`, is answered 408 and its socket closed. While the service holds bytes it has not
- * read yet (it is the slow side), the rate is not held against the client.
+ * after its headers, or one whose last `bodyGraceSeconds` brought less than `minBytesPerSecond` for
+ * the time they actually span, is answered 408 and its socket closed. While the service holds bytes
+ * it has not read yet (it is the slow side), the rate is not held against the client. A body still
+ * arriving after its answer has started only has its socket closed: a second answer would corrupt
+ * the connection.
  */
 export function watchBodies(app: FastifyInstance, { http }: Config): void {
   const arriving = new Map<IncomingMessage, Arriving>()
-  const window = http.bodyGraceSeconds
-  const least = http.minBytesPerSecond * window
+  const windowMs = http.bodyGraceSeconds * 1000
   let timer: NodeJS.Timeout | undefined
   const check = () => {
     const now = Date.now()
@@ -93,14 +94,22 @@ export function watchBodies(app: FastifyInstance, { http }: Config): void {
         arriving.delete(request)
         continue
       }
-      body.counts.push(body.socket.bytesRead)
-      if (body.counts.length > window + 1) body.counts.shift()
+      const { socket } = request
+      body.counts.push({ at: now, bytes: socket.bytesRead })
+      // Keeps the newest count at least a window old, so the oldest kept spans the whole window.
+      while (body.counts.length > 1 && now - body.counts[1].at >= windowMs) body.counts.shift()
       const late = !untimed.has(request) && now - body.began > http.requestTimeoutSeconds * 1000
-      const brought = body.counts[body.counts.length - 1] - body.counts[0]
-      const slow = least > 0 && body.counts.length > window && brought < least && request.readableLength === 0
+      const [first, last] = [body.counts[0], body.counts[body.counts.length - 1]]
+      const spanMs = last.at - first.at
+      const slow =
+        http.minBytesPerSecond > 0 &&
+        spanMs >= windowMs &&
+        last.bytes - first.bytes < (http.minBytesPerSecond * spanMs) / 1000 &&
+        request.readableLength === 0
       if (late || slow) {
         arriving.delete(request)
-        clientError(Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), body.socket)
+        if (body.response.headersSent || body.response.writableEnded) socket.destroy()
+        else clientError(Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket)
       }
     }
     if (arriving.size === 0) {
@@ -108,9 +117,9 @@ export function watchBodies(app: FastifyInstance, { http }: Config): void {
       timer = undefined
     }
   }
-  app.server.on('request', (request: IncomingMessage) => {
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (!hasBody(request)) return
-    arriving.set(request, { socket: request.socket, began: Date.now(), counts: [request.socket.bytesRead] })
+    arriving.set(request, { response, began: Date.now(), counts: [{ at: Date.now(), bytes: request.socket.bytesRead }] })
     timer ??= setInterval(check, TIMEOUT_CHECK_INTERVAL_MS).unref()
   })
   app.addHook('onClose', async () => {

@@ -1,5 +1,4 @@
 import type { LaunchMode } from '../../../db/schema.js'
-import { agentKey } from '../xapi/agents.js'
 import { VOIDED } from '../xapi/store.js'
 import { AU_VERBS, EXTENSION, MOVEON_CATEGORY, VERB } from './cmi5.js'
 
@@ -74,8 +73,9 @@ const duration = (verb: string, id: string): Cmi5Rule => ({
  * cmi5's statement rules for the statements an AU sends (§6.3, §9, §10), in the order they are checked:
  * the first one a statement breaks refuses its whole batch with 403 and nothing is stored. Rules on
  * every statement come first; then those on cmi5-defined statements only (allowed statements, §7.1.3,
- * keep to the session's order and context alone). xAPI's own rules, a `score.scaled` within −1..1
- * among them, are checked before these (400).
+ * keep to the session's order and context alone). The launch's actor and registration (§8.1.3, §9.6.1) are the
+ * LRS's own check on every session credential (xapi/session.ts), made before these. xAPI's own rules, a `score.scaled` within −1..1
+ * among them, are checked before these (400); cmi5 narrows it to 0..1.
  */
 export const CMI5_RULES: readonly Cmi5Rule[] = [
   { id: '6.3.0.0-1', text: 'an AU does not void statements', broken: (s) => s.verb === VOIDED },
@@ -86,12 +86,6 @@ export const CMI5_RULES: readonly Cmi5Rule[] = [
     id: '9.2.0.0-2',
     text: 'the actor is an Agent',
     broken: (s) => s.statement.actor?.objectType !== undefined && s.statement.actor.objectType !== 'Agent',
-  },
-  { id: '8.1.3.0-3', text: "the actor is the launch's actor", broken: (s) => agentKey(s.statement.actor) !== s.launch.actorKey },
-  {
-    id: '9.6.1.0-1',
-    text: "the context's registration is the launch's",
-    broken: (s) => String(s.statement.context?.registration ?? '').toLowerCase() !== s.launch.registration,
   },
   {
     id: '9.6.3.1-4',
@@ -167,6 +161,12 @@ export const CMI5_RULES: readonly Cmi5Rule[] = [
     text: 'a raw score comes with its min and max',
     broken: (s) =>
       s.defined && result(s).score?.raw !== undefined && (result(s).score.min === undefined || result(s).score.max === undefined),
+  },
+  {
+    // §9.5.1 defines scaled as 0..1 (xAPI allows −1..1): a negative one would make a negative score_percent (§4).
+    id: '9.5.1',
+    text: 'a scaled score is between 0 and 1',
+    broken: (s) => s.defined && scaled(s) !== null && (scaled(s) as number) < 0,
   },
   duration(VERB.terminated, '9.5.4.1-1'),
   duration(VERB.completed, '9.5.4.1-2'),

@@ -60,7 +60,17 @@ const Score = Type.Object({
   min: Type.Optional(Decimal),
   max: Type.Optional(Decimal),
 })
-const Entries = Type.Union([Type.Array(Type.Unknown()), Type.Record(Type.String(), Type.Unknown())])
+/** An interaction as the service reads it into `answered` statements; its other elements are kept as they come. */
+const Interaction = Type.Object({
+  id: Type.Optional(Text()),
+  type: Type.Optional(Text()),
+  description: Type.Optional(Text()),
+  result: Type.Optional(Text()),
+  student_response: Type.Optional(Text()),
+  learner_response: Type.Optional(Text()),
+})
+// scorm-again's JSON keys the entries by index; an array is read the same.
+const Interactions = Type.Union([Type.Array(Interaction), Type.Record(Type.String(), Interaction)])
 const Time = Type.Optional(Text())
 
 /** SCORM 1.2's cmi as committed: suspend_data is a CMIString4096 (RTE 3.4.2). */
@@ -75,7 +85,7 @@ export const Scorm12Cmi = Type.Object({
     }),
   ),
   suspend_data: Type.Optional(Text(4096)),
-  interactions: Type.Optional(Entries),
+  interactions: Type.Optional(Interactions),
 })
 
 /** SCORM 2004's cmi as committed: suspend_data is a characterstring of SPM 64,000 (RTE 4.2.28). */
@@ -87,5 +97,5 @@ export const Scorm2004Cmi = Type.Object({
   suspend_data: Type.Optional(Text(64_000)),
   session_time: Time,
   total_time: Time,
-  interactions: Type.Optional(Entries),
+  interactions: Type.Optional(Interactions),
 })

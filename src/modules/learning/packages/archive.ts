@@ -4,9 +4,7 @@ import type { ImportError } from '../../../db/schema.js'
 import yauzl, { type Entry, type ZipFile } from 'yauzl'
 import { checkEntries, MAX_ENTRIES } from './archive-entries.js'
 import { ImportFailure, PackageErrors } from './package-model.js'
-
-// The manifests are read into memory to be parsed; far larger than any real one (a 1,000-AU cmi5.xml is ~1 MiB).
-const MAX_MANIFEST_BYTES = 32 * 1024 * 1024
+import { MAX_MANIFEST_BYTES } from './xml.js'
 
 export interface PackageArchive {
   /** The file entries (folders left out), by their path inside the package. */

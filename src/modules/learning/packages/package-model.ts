@@ -39,11 +39,23 @@ export const CONTROL_CHARACTERS = /[^\x20-\x7e\u0080-\uffff]/g
 // An entry's name may hold NUL or other control characters, which a jsonb string cannot (NUL) or should not hold.
 const printable = (text: string) => text.replace(CONTROL_CHARACTERS, '\ufffd')
 
-/** Every broken rule of one package, each once with where it is. */
+/** An import keeps this many errors; one more entry counts the rest (a package can break a rule 20,000 times). */
+export const MAX_ERRORS = 100
+/** An error's path is cut to this many characters: an entry's name may be 64 KiB. */
+const MAX_PATH_CHARACTERS = 300
+
+const shortened = (path: string) => (path.length > MAX_PATH_CHARACTERS ? `${path.slice(0, MAX_PATH_CHARACTERS - 1)}…` : path)
+
+/** Every broken rule of one package, each once with where it is: the first MAX_ERRORS, then how many more. */
 export class PackageErrors {
-  readonly list: ImportError[] = []
+  private readonly kept: ImportError[] = []
+  private more = 0
   add(code: string, message: string, path: string): void {
-    this.list.push({ code, message: printable(message), path: printable(path) })
+    if (this.kept.length < MAX_ERRORS) this.kept.push({ code, message: printable(message), path: printable(shortened(path)) })
+    else this.more++
+  }
+  get list(): ImportError[] {
+    return this.more ? [...this.kept, { code: 'too_many_errors', message: `and ${this.more} more`, path: '' }] : this.kept
   }
 }
 

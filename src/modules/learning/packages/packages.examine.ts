@@ -10,8 +10,8 @@ import { type ArchiveLimits, openArchive, type PackageArchive } from './archive.
 import { CMI5_FILE, readCmi5 } from './cmi5.js'
 import { ImportFailure, type ParsedPackage } from './package-model.js'
 import { readScorm, SCORM_FILE } from './scorm.js'
+import { MAX_MANIFEST_BYTES } from './xml.js'
 
-const MAX_XML_BYTES = 32 * 1024 * 1024
 /** DECISIONS §13.2: an archive may expand to 4 × COURSE_PACKAGE_MAX_BYTES at most. */
 const EXPANSION_FACTOR = 4
 /** DECISIONS §13.7: and to 100 × its own size at most. */
@@ -34,13 +34,13 @@ async function readWhole(stream: Readable, signal: AbortSignal): Promise<string 
   let size = 0
   for await (const chunk of addAbortSignal(signal, stream)) {
     size += chunk.length
-    if (size > MAX_XML_BYTES) return null
+    if (size > MAX_MANIFEST_BYTES) return null
     chunks.push(chunk)
   }
   return Buffer.concat(chunks).toString('utf8')
 }
 
-const tooLarge = (path: string) => ImportFailure.of('manifest_too_large', 'The manifest is too large', path)
+const tooLarge = (path: string) => ImportFailure.of('manifest_too_large', `The manifest is larger than ${MAX_MANIFEST_BYTES} bytes`, path)
 
 /**
  * Detects the standard and checks every rule; a package that breaks one is an ImportFailure. The zip

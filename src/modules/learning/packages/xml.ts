@@ -4,6 +4,12 @@ import type { PackageErrors } from './package-model.js'
 /** An element as fast-xml-parser keeps document order: `{ name: children, ':@': attributes }`. */
 export type XmlNode = Record<string, unknown>
 
+/**
+ * Manifests are read into memory and parsed at once, blocking the process while it runs: a larger one is refused.
+ * A 1,000-AU cmi5.xml is ~1 MiB.
+ */
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024
+
 /** DECISIONS §13.7: elements nested deeper than this fail the import (the root is at depth 1). */
 export const MAX_XML_DEPTH = 100
 

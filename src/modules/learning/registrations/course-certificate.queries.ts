@@ -51,7 +51,9 @@ export function withCourseCertificate<B>(builder: B, passed: RawBuilder<unknown>
           issue_date, expiry_date, uploaded_by_user_id, source, registration_id, created_at, updated_at)
         select seaworthy_uuid_v7(), i.organization_id, i.user_id, i.certificate_type, i.registration_id::text, i.issuing_authority,
           i.issue_date, (i.issue_date + make_interval(months => i.months))::date, i.user_id, 'course', i.registration_id, ${stamp}, ${stamp}
-        from cc_issue i left join cc_prior p on true
+        -- Joined so the prior certificate is locked before the upsert; on its key, so each issue row stays one row.
+        from cc_issue i left join cc_prior p on (p.organization_id, p.user_id, p.certificate_type) =
+          (i.organization_id, i.user_id, i.certificate_type)
         on conflict (organization_id, user_id, certificate_type) where source = 'course' do update set
           certificate_number = excluded.certificate_number, issuing_authority = excluded.issuing_authority,
           issue_date = excluded.issue_date, expiry_date = excluded.expiry_date, registration_id = excluded.registration_id,

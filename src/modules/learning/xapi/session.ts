@@ -1,15 +1,9 @@
-import type { Transaction } from 'kysely'
-import type { DB } from '../../../db/schema.js'
 import { agentKey, type XapiAgent } from './agents.js'
 import type { XapiPrincipal, XapiSession } from './auth.js'
 import type { DocumentScope } from './documents.queries.js'
 import { XapiError } from './errors.js'
-import { findStatementsByIds } from './statements.queries.js'
-import { VOIDED } from './store.js'
 
 type Json = Record<string, any>
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Whether a statement is a session's own: by its actor, in its registration. */
 const isOwn = (session: XapiSession, statement: Json) =>
@@ -29,24 +23,6 @@ export function assertSessionReads(principal: XapiPrincipal, statement: Json): v
   const { session } = principal
   if (session && !isOwn(session, statement))
     throw new XapiError(403, "A session's credential reads only statements by its actor in its registration")
-}
-
-/**
- * A session credential voids only its own statements: each target stored and its own, or in the same
- * batch (whose statements are its own). Read in the transaction that stores the voiding statements.
- */
-export async function assertSessionVoids(trx: Transaction<DB>, principal: XapiPrincipal, statements: readonly unknown[]): Promise<void> {
-  const { session } = principal
-  if (!session) return
-  const voiding = (statements as Json[]).filter((statement) => statement?.verb?.id === VOIDED)
-  if (voiding.length === 0) return
-  const targets = voiding.map((statement) => String(statement.object?.id ?? '').toLowerCase())
-  const idsOf = (values: unknown[]) => values.map((id) => String(id ?? '').toLowerCase()).filter((id) => UUID.test(id))
-  const inBatch = new Set(idsOf((statements as Json[]).map((statement) => statement?.id)))
-  // An id that is not a UUID names no statement: validation refuses it when the batch is stored.
-  const stored = new Map((await findStatementsByIds(trx, principal.orgId, idsOf(targets))).map((row) => [row.id, row.statement]))
-  const reaches = (id: string) => (stored.has(id) ? isOwn(session, stored.get(id) as Json) : inBatch.has(id))
-  if (!targets.every(reaches)) throw new XapiError(403, "A session's credential voids only statements by its actor in its registration")
 }
 
 /** The State document the LMS writes before a launch (cmi5 §10): the AU reads it and never writes it. */

@@ -31,12 +31,16 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config, metrics 
         body: UploadIntent(config.uploadMaxBytes, config.coursePackageMaxBytes),
         response: { 201: PresignedUpload, 403: ErrorBody },
       },
+      // DECISIONS §13.7: a course package is for those who manage courses; before validation, so another role's
+      // package intent is a 403 whatever its media type or size.
+      preValidation: async (request) => {
+        const kind = (request.body as { kind?: unknown } | undefined)?.kind
+        if (kind === PACKAGE_KIND && !MANAGERS.includes(request.actor.role))
+          throw forbidden('Only admins and office admins upload course packages')
+      },
     },
     async (request, reply) => {
       const { actor, body } = request
-      // DECISIONS §13.7: a course package (up to COURSE_PACKAGE_MAX_BYTES) is for those who manage courses.
-      if (body.kind === PACKAGE_KIND && !MANAGERS.includes(actor.role))
-        throw forbidden('Only admins and office admins upload course packages')
       const id = uuidv7()
       const key = incomingKey(actor.orgId, id)
       await insertUpload(db, actor.orgId, { ...body, id, userId: actor.userId, storageKey: key })

@@ -82,10 +82,13 @@ describe('commits refused with SCORM errors', () => {
     ['scorm12', 405, { core: { lesson_status: 'passed', score: { raw: 'ninety' } } }],
     ['scorm12', 405, { core: { lesson_location: ['page-2'] } }],
     ['scorm12', 405, { interactions: 'q1' }],
+    ['scorm12', 405, { interactions: { 0: { id: { toString: 1 }, result: 'correct' } } }],
+    ['scorm12', 405, { interactions: [{ id: 'q1', result: 'wrong', student_response: { toString: 1 } }] }],
     ['scorm2004', 406, { success_status: true }],
     ['scorm2004', 406, { completion_status: 'done' }],
     ['scorm2004', 406, { score: { scaled: {} } }],
     ['scorm2004', 406, { location: null }],
+    ['scorm2004', 406, { interactions: { 0: { id: 'q1', result: 'incorrect', learner_response: { toString: 1 } } } }],
   ] as const)('%s, SCORM error %i: %j', (standard, code, cmi) => refusedBoth(standard, code, JSON.stringify(cmi)))
 
   it.each([

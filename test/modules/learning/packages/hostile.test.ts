@@ -63,7 +63,11 @@ describe('entries that cannot be read', () => {
   })
 
   it('stops inflating an entry that declares 1,000 bytes and holds 20 MiB', async () => {
-    const zip = lieAboutSize(await zipOf({ ...MANIFEST, 'index.html': LESSON, 'zeros.bin': Buffer.alloc(20 * 1024 * 1024) }), 'zeros.bin', 1000)
+    const zip = lieAboutSize(
+      await zipOf({ ...MANIFEST, 'index.html': LESSON, 'zeros.bin': Buffer.alloc(20 * 1024 * 1024) }),
+      'zeros.bin',
+      1000,
+    )
     const job = await failsWith(zip, [error('entry_size_mismatch', 'zeros.bin')])
     expect(job.errors[0].message).toMatch(/expected 1000\. got at least/)
   })
@@ -84,8 +88,43 @@ describe('names', () => {
     await failsWith(await zipOf({ ...MANIFEST, 'index.html': LESSON, a: 'file', 'a/b.html': 'inside' }), [error('path_conflict', 'a')])
   })
 
+  it('refuses a 64 KiB name of 32,000 folders, its path shortened to 300 characters', async () => {
+    const long = `${'a/'.repeat(32_000)}x.html`
+    await failsWith(await zipOf({ ...MANIFEST, 'index.html': LESSON, [long]: 'x' }), [error('invalid_name', `${long.slice(0, 299)}…`)])
+  })
+
+  it('refuses a name longer than 1,024 bytes', async () => {
+    const long = `${'folder/'.repeat(150)}x.html`
+    await failsWith(await zipOf({ ...MANIFEST, 'index.html': LESSON, [long]: 'x' }), [error('invalid_name', `${long.slice(0, 299)}…`)])
+  })
+
+  it('refuses a `.` segment and an empty one, not the name beside them', async () => {
+    await failsWith(await zipOf({ ...MANIFEST, 'index.html': LESSON, 'a/.': 'x', 'c/d.html': 'fine', 'c//d.html': 'x' }), [
+      error('invalid_name', 'a/.'),
+      error('invalid_name', 'c//d.html'),
+    ])
+  })
+
+  it('refuses a file or folder name longer than 200 bytes', async () => {
+    const long = `${'x'.repeat(220)}/page.html`
+    await failsWith(await zipOf({ ...MANIFEST, 'index.html': LESSON, [long]: 'x' }), [error('invalid_name', long)])
+  })
+
+  it('keeps the first 100 errors and counts the rest', async () => {
+    const bad = Object.fromEntries(Array.from({ length: 150 }, (_, n) => [`bad${n}/./page.html`, 'x']))
+    const job = await failsWith(await zipOf({ ...MANIFEST, 'index.html': LESSON, ...bad }), [
+      ...Array.from({ length: 100 }, (_, n) => error('invalid_name', `bad${n}/./page.html`)),
+      { code: 'too_many_errors', message: 'and 50 more', path: '' },
+    ])
+    expect(job.errors).toHaveLength(101)
+  })
+
   it('refuses duplicate entry names', async () => {
-    const zip = renamedInZip(await zipOf({ ...MANIFEST, 'index.html': LESSON, 'twin-1.html': 'one', 'twin-2.html': 'two' }), 'twin-2.html', 'twin-1.html')
+    const zip = renamedInZip(
+      await zipOf({ ...MANIFEST, 'index.html': LESSON, 'twin-1.html': 'one', 'twin-2.html': 'two' }),
+      'twin-2.html',
+      'twin-1.html',
+    )
     await failsWith(zip, [error('duplicate_entry', 'twin-1.html')])
   })
 })
@@ -94,7 +133,9 @@ describe('manifests', () => {
   it('refuses XML nested deeper than 100 and reads 100', async () => {
     await failsWith(await zipOf({ 'imsmanifest.xml': nestedXml(101), 'index.html': LESSON }), [error('xml_too_deep', 'imsmanifest.xml')])
     // 100 deep is read: it then fails only for what it lacks.
-    await failsWith(await zipOf({ 'imsmanifest.xml': nestedXml(100), 'index.html': LESSON }), [error('unknown_schema_version', 'imsmanifest.xml/metadata')])
+    await failsWith(await zipOf({ 'imsmanifest.xml': nestedXml(100), 'index.html': LESSON }), [
+      error('unknown_schema_version', 'imsmanifest.xml/metadata'),
+    ])
   })
 })
 
@@ -107,7 +148,9 @@ describe('expansion', () => {
   })
 
   it('refuses an archive expanding past 100 × its size', async () => {
-    await failsWith(await zipOf({ ...MANIFEST, 'index.html': LESSON, 'zeros.bin': Buffer.alloc(900 * 1024) }), [error('expansion_ratio_too_large', '')])
+    await failsWith(await zipOf({ ...MANIFEST, 'index.html': LESSON, 'zeros.bin': Buffer.alloc(900 * 1024) }), [
+      error('expansion_ratio_too_large', ''),
+    ])
   })
 
   it('stores a nested zip as a file', async () => {

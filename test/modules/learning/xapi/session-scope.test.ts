@@ -76,6 +76,19 @@ describe('a session credential', () => {
     ).toEqual([])
   })
 
+  it("writes only statements by its own actor in its own registration (403, nothing stored)", async () => {
+    const before = (await storedRows(t, org.id)).length
+    const ownStatement = mine.statement('initialized', { allowed: true }) as { context: Record<string, unknown> }
+    for (const foreign of [
+      { ...ownStatement, actor: { mbox: 'mailto:someone@example.com' } },
+      { ...ownStatement, context: { ...ownStatement.context, registration: theirs.params.get('registration') } },
+    ]) {
+      const res = await mine.lrs.post('/statements', foreign)
+      expect([res.status, res.body]).toEqual([403, refused])
+    }
+    expect((await storedRows(t, org.id)).length).toBe(before)
+  })
+
   it('reads /agents for its own learner only (403 for another person)', async () => {
     const own = JSON.parse(mine.params.get('actor') as string)
     const other = JSON.parse(theirs.params.get('actor') as string)

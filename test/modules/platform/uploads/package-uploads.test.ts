@@ -18,8 +18,9 @@ describe('course_package at the intent', () => {
 
   it('is 403 for office employees and crew, whatever its size', async () => {
     for (const user of [org.officeEmployee, org.crew]) {
-      for (const size of [1, 30 * MIB]) {
-        const res = await user.api.post(INTENT, pkg(size))
+      // Before the body's checks: a size past COURSE_PACKAGE_MAX_BYTES or a wrong media type is still a 403.
+      for (const body of [pkg(1), pkg(30 * MIB), pkg(2 * 1024 * MIB), { ...pkg(1), mime: 'application/pdf' }]) {
+        const res = await user.api.post(INTENT, body)
         expect(res.status).toBe(403)
         expect(res.body).toEqual({ detail: 'Only admins and office admins upload course packages' })
       }
