@@ -31,6 +31,7 @@ import * as launchDataRead from './2026_11_28_3701_launch_data_read.js'
 import * as courseImportAttempts from './2026_11_28_3601_course_import_attempts.js'
 import * as databaseRules from './2026_11_28_3801_database_rules.js'
 import * as courseCertificateInStatement from './2026_11_28_3802_course_certificate_in_statement.js'
+import * as courseStatsPassedRecount from './2026_11_28_3803_course_stats_passed_recount.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_3601_course_import_attempts': courseImportAttempts,
   '2026_11_28_3801_database_rules': databaseRules,
   '2026_11_28_3802_course_certificate_in_statement': courseCertificateInStatement,
+  '2026_11_28_3803_course_stats_passed_recount': courseStatsPassedRecount,
 }

@@ -60,7 +60,9 @@ export async function passRegistration(
     .selectFrom('a')
     .selectAll()
     .executeTakeFirstOrThrow()
-  await addCourseStats(db, registration, { attempted: 0, attemptsTotal: 0, passed: 1 })
+  // passRate counts registrations with an attempt (§4): one that passes mid-session or by a waive is
+  // counted when its first attempt ends.
+  await addCourseStats(db, registration, { attempted: 0, attemptsTotal: 0, passed: passed.attempt_count > 0 ? 1 : 0 })
   return passed
 }
 
@@ -110,7 +112,8 @@ export async function recordSessionAttempt(
     .selectFrom('a')
     .selectAll()
     .executeTakeFirstOrThrow()
-  await addCourseStats(db, registration, { attempted: registration.attempt_count === 0 ? 1 : 0, attemptsTotal: 1, passed: 0 })
+  const first = registration.attempt_count === 0
+  await addCourseStats(db, registration, { attempted: first ? 1 : 0, attemptsTotal: 1, passed: first && registration.status === 'passed' ? 1 : 0 })
   return updated
 }
 

@@ -11,7 +11,8 @@ import { type AttemptCreate, MAX_SECONDS } from './registrations.schemas.js'
 const now = sql<Date>`date_trunc('milliseconds', now())`
 // Deltas of the course counters, from the registration as locked before this attempt.
 const firstAttempt = sql<number>`(reg.attempt_count = 0)::int`
-const firstPass = sql<number>`(ins.passed and reg.status <> 'passed')::int`
+// A registration counts as passed (§4's passRate) once it has passed and has an attempt, whichever came first.
+const firstPass = sql<number>`((ins.passed or reg.status = 'passed') and (reg.status <> 'passed' or reg.attempt_count = 0))::int`
 
 /**
  * The event of a new attempt, passed or failed as the attempt was: the registration after it, as

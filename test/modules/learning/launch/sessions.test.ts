@@ -113,6 +113,35 @@ describe('sessions as attempts', () => {
     expect(await eventsOf(first.sessionId)).toEqual(['learning_session.abandoned'])
   })
 
+  it('counts a registration in course difficulty’s passRate once it has passed and ended an attempt, whichever came first', async () => {
+    const { registrationId, courseId } = await registrationOn([{ moveOn: 'Completed' }])
+    const au = await launchAu(t.app, t.config.publicUrl, org.crew.api, registrationId)
+    await au.lrs.post('/statements', [au.statement('initialized'), au.statement('completed')])
+    expect((await org.crew.api.get(`/api/v1/learn/registrations/${registrationId}`)).body).toMatchObject({ status: 'passed', attempt_count: 0 })
+    expect(await courseStats(t.database.db, courseId)).toMatchObject({ attempted: 0, passed: 0 })
+    // Two more learners pass mid-session, one fails a whole attempt: the share stays within 0..1.
+    for (let i = 0; i < 2; i++) {
+      const other = await enroll(t.database.db, org.id, org.crew.id, { courseId })
+      const open = await launchAu(t.app, t.config.publicUrl, org.crew.api, other.registrationId)
+      await open.lrs.post('/statements', [open.statement('initialized'), open.statement('completed')])
+    }
+    const failing = await enroll(t.database.db, org.id, org.crew.id, { courseId })
+    await launchAu(t.app, t.config.publicUrl, org.crew.api, failing.registrationId)
+    await launchAu(t.app, t.config.publicUrl, org.crew.api, failing.registrationId) // abandons the first: an attempt
+    const difficulty = async () =>
+      (await org.admin.api.get('/api/v1/learn/admin/analytics/course-difficulty')).body.data.find((c: { courseId: string }) => c.courseId === courseId)
+    expect(await difficulty()).toMatchObject({ passRate: 0, avgAttempts: 1, enrollments: 4 })
+    await au.lrs.post('/statements', au.statement('terminated'))
+    expect(await courseStats(t.database.db, courseId)).toMatchObject({ attempted: 2, attempts_total: 2, passed: 1 })
+    expect(await difficulty()).toMatchObject({ passRate: 0.5, avgAttempts: 1 })
+  })
+
+  it('does not count a registration passed by a waive alone in passRate', async () => {
+    const { registrationId, courseId } = await registrationOn([{ moveOn: 'Completed' }])
+    expect((await org.admin.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, { auIndex: 0, reason: 'Tested Out' })).status).toBe(200)
+    expect(await courseStats(t.database.db, courseId)).toMatchObject({ attempted: 0, passed: 0 })
+  })
+
   it('lets an admin abandon an open session once (409 after), and not crew', async () => {
     const { registrationId } = await registrationOn([{}])
     const au = await launchAu(t.app, t.config.publicUrl, org.crew.api, registrationId)
