@@ -7,9 +7,10 @@ import { courseDifficultyQuery, questionDifficultyQuery } from '../src/modules/l
 import { updateAssignment } from '../src/modules/crew/assignments/assignment-writes.queries.js'
 import { bulkInsertAssignments, bulkUpdateAssignments } from '../src/modules/crew/assignments/bulk.queries.js'
 import { bulkAddCourses, bulkRemoveCourses } from '../src/modules/crew/assignments/bulk-courses.queries.js'
-import { expiringOfUser } from '../src/modules/crew/crew-records/crew-records.queries.js'
-import { insertExpiring } from '../src/modules/crew/crew-records/expiring-records.queries.js'
-import { IDENTITY_DOCUMENTS } from '../src/modules/crew/identity-documents/identity-documents.schemas.js'
+import { CERTIFICATES } from '../src/modules/crew/record-kinds/certificates.js'
+import { IDENTITY_DOCUMENTS } from '../src/modules/crew/record-kinds/identity-documents.js'
+import { expiringOfUser } from '../src/modules/crew/reviewed-records/reviewed-reads.queries.js'
+import { insertExpiring } from '../src/modules/crew/reviewed-records/reviewed-records.queries.js'
 
 // The statements with the most logic in SQL, as Kysely compiles them for PostgreSQL, kept in
 // test/__snapshots__/sql/ so that a change to them is reviewed as SQL. After an intended change:
@@ -82,10 +83,10 @@ describe('SQL snapshots', () => {
   })
 
   it.each([
-    ['identity-documents', 'identity_documents'],
-    ['certificates', 'certificates'],
-  ] as const)('expiry status of %s: computed by the database, in the answer and the filter', async (name, table) => {
-    const statements = await compiledSql((db) => expiringOfUser(db, table, ORG, 90, USER, { expiry_status: 'expiring_soon' }).execute())
+    ['identity-documents', IDENTITY_DOCUMENTS],
+    ['certificates', CERTIFICATES],
+  ] as const)('expiry status of %s: computed by the database, in the answer and the filter', async (name, kind) => {
+    const statements = await compiledSql((db) => expiringOfUser(db, kind, ORG, 90, USER, { expiry_status: 'expiring_soon' }).execute())
     await matchesSnapshot(`${name}-expiring`, `expiringOfUser: a user's ${name} with expiry_status=expiring_soon`, statements)
   })
 

@@ -9,14 +9,14 @@ import { usersRoutes } from './accounts/users/users.routes.js'
 import { assignmentsRoutes, assignmentUpdateRoutes } from './crew/assignments/assignments.routes.js'
 import { bulkRoutes } from './crew/assignments/bulk.routes.js'
 import { currentUserRoutes } from './crew/assignments/me.routes.js'
-import { certificateRoutes, userCertificatesRoutes } from './crew/certificates/certificates.routes.js'
 import { experienceRoutes, userExperienceRoutes } from './crew/experience/experience.routes.js'
 import { expiringRoutes } from './crew/expiring/expiring.routes.js'
-import { identityDocumentRoutes, userIdentityDocumentsRoutes } from './crew/identity-documents/identity-documents.routes.js'
 import { defineCrewJobs } from './crew/jobs.js'
 import { nextOfKinRoutes, userNextOfKinRoutes } from './crew/next-of-kin/next-of-kin.routes.js'
 import { assignmentReadinessRoutes, fleetReadinessRoutes, shipReadinessRoutes } from './crew/readiness/readiness.routes.js'
 import { requirementsRoutes } from './crew/requirements/requirements.routes.js'
+import { RECORD_KINDS } from './crew/record-kinds/record-kinds.js'
+import { recordKindRegistrations } from './crew/reviewed-records/reviewed-records.routes.js'
 import { rosterRoutes } from './crew/roster/roster.routes.js'
 import { fleetSeaServiceRoutes, userSeaServiceRoutes } from './crew/sea-service/sea-service.routes.js'
 import { shipsRoutes } from './crew/ships/ships.routes.js'
@@ -66,10 +66,8 @@ const registrations: Registration[] = [
   { plugin: uploadsRoutes, prefix: '/api/v1/shared/uploads' },
   // The embedded storage driver's presigned POST target and signed download (lib/storage.ts hands out their URLs).
   { plugin: embeddedStorageRoutes, prefix: '/api/v1/shared/uploads' },
-  { plugin: userIdentityDocumentsRoutes, prefix: '/api/v1/crew/users/:user_id/identity-documents', product: 'crew' },
-  { plugin: identityDocumentRoutes, prefix: '/api/v1/crew/identity-documents', product: 'crew' },
-  { plugin: userCertificatesRoutes, prefix: '/api/v1/crew/users/:user_id/certificates', product: 'crew' },
-  { plugin: certificateRoutes, prefix: '/api/v1/crew/certificates', product: 'crew' },
+  // Identity documents, certificates: each kind of expiring crew record under its paths (crew/record-kinds/).
+  ...RECORD_KINDS.flatMap(recordKindRegistrations),
   { plugin: userExperienceRoutes, prefix: '/api/v1/crew/users/:user_id/experience', product: 'crew' },
   { plugin: experienceRoutes, prefix: '/api/v1/crew/experience', product: 'crew' },
   { plugin: userNextOfKinRoutes, prefix: '/api/v1/crew/users/:user_id/next-of-kin', product: 'crew' },

@@ -3,9 +3,15 @@ import type { Db } from '../../../db/database.js'
 import type { ExperiencesTable } from '../../../db/schema.js'
 import { fieldsOf } from '../../../lib/columns.js'
 import { iso } from '../../../lib/dates.js'
-import { reviewedWireSql } from '../crew-records/crew-records.queries.js'
-import { type InsertOutcome, type NewReviewed, reviewedInsert } from '../crew-records/reviewed-writes.queries.js'
-import { embeddedVerification, selectWithVerification, type VerificationJoin } from '../verifications/verifications.queries.js'
+import { selectWithVerification } from '../reviewed-records/reviewed-reads.queries.js'
+import {
+  embeddedVerification,
+  type InsertOutcome,
+  type NewReviewed,
+  reviewedInsert,
+  reviewedWireSql,
+  type VerificationJoin,
+} from '../reviewed-records/reviewed-records.queries.js'
 import { EXPERIENCE_COLUMNS, type Experience } from './experience.schemas.js'
 
 const toExperience = (row: Selectable<ExperiencesTable> & VerificationJoin): Experience => ({
@@ -25,7 +31,7 @@ export const experienceWire = reviewedWireSql(EXPERIENCE_COLUMNS, (record) => ({
 }))
 
 const selectExperience = (db: Db, orgId: string) =>
-  selectWithVerification(db, 'experiences').selectAll('experiences').where('experiences.organization_id', '=', orgId)
+  selectWithVerification(db, 'experiences', 'experience').selectAll('experiences').where('experiences.organization_id', '=', orgId)
 
 /** A user's experience, the most recent position first. */
 export async function listExperience(db: Db, orgId: string, userId: string): Promise<Experience[]> {
@@ -38,11 +44,11 @@ export async function listExperience(db: Db, orgId: string, userId: string): Pro
   return rows.map(toExperience)
 }
 
-const insert = reviewedInsert('experiences', 'experience.created', () => experienceWire)
+const insert = reviewedInsert({ table: 'experiences', target: 'experience', created: 'experience.created' }, () => experienceWire)
 
 /** Creates an experience row, its verification and its `experience.created` event in one statement (`reviewedInsert`). */
 export async function insertExperience(db: Db, orgId: string, experience: NewReviewed<'experiences'>): Promise<InsertOutcome<Experience>> {
-  const outcome = await insert(db, { orgId, record: experience })
+  const outcome = await insert(db, orgId, experience)
   if (outcome.found !== 'created') return outcome
   return { found: 'created', row: toExperience(outcome.row) }
 }

@@ -1,8 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { EXPERIENCE_SOURCES } from '../../../db/schema.js'
 import { DateString, DateTime, IdParams, Nullable, Uuid } from '../../../lib/schemas.js'
-import { Notes, Text300 } from '../crew-records/crew-records.schemas.js'
-import { Verification } from '../verifications/verifications.schemas.js'
+import { Notes, Text300, Verification } from '../reviewed-records/reviewed-records.schemas.js'
 
 export const Experience = Type.Object(
   {
@@ -13,7 +12,9 @@ export const Experience = Type.Object(
     startDate: DateString,
     endDate: Nullable(DateString),
     notes: Nullable(Type.String()),
-    source: Type.Enum(EXPERIENCE_SOURCES, { description: '"assignment": made from an ended assignment (DECISIONS §14); "manual": typed by people' }),
+    source: Type.Enum(EXPERIENCE_SOURCES, {
+      description: '"assignment": made from an ended assignment (DECISIONS §14); "manual": typed by people',
+    }),
     assignmentId: Nullable(Uuid),
     verification: Nullable(Verification),
     createdAt: DateTime,

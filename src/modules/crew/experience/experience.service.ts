@@ -4,8 +4,7 @@ import { type Actor, assertCanReachUser } from '../../../lib/access.js'
 import { columnsOf } from '../../../lib/columns.js'
 import { checkDateOrder } from '../../../lib/dates.js'
 import { IssueList } from '../../../lib/errors.js'
-import { createdOrThrow, editReviewed, reachUser } from '../crew-records/crew-records.service.js'
-import { initialReview } from '../verifications/verifications.service.js'
+import { createdOrThrow, editReviewed, initialReview, reachUser } from '../reviewed-records/reviewed-records.service.js'
 import { experienceWire, insertExperience } from './experience.queries.js'
 import {
   EXPERIENCE_COLUMNS,
@@ -29,7 +28,7 @@ export async function createExperience(db: Db, actor: Actor, userId: string, bod
   }
   assertCanReachUser(actor, userId)
   const columns = columnsOf(EXPERIENCE_COLUMNS, body)
-  const review = initialReview(actor, 'experience')
+  const review = initialReview(actor, 'not_submitted')
   return createdOrThrow(insertExperience(db, actor.orgId, { id: uuidv7(), userId, columns, review, source: actor }))
 }
 

@@ -2,6 +2,8 @@ import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../../../db/database.js'
 import { decodeCursorOf, isDateKey, type PageResult, toPage } from '../../../lib/pagination.js'
 import { splitIds } from '../assignments/assignments.schemas.js'
+import { RECORD_KINDS } from '../record-kinds/record-kinds.js'
+import { expiringRecordsSql } from '../reviewed-records/reviewed-reads.queries.js'
 import { expiryStatus, expiryWindowDays, settingsOf, widestExpiryWindowDays } from '../../accounts/organizations/settings.queries.js'
 import { type ExpiringItem, type ExpiringQuery, splitTypes } from './expiring.schemas.js'
 
@@ -79,15 +81,10 @@ function filters(scope: Scope, query: ExpiringQuery): RawBuilder<unknown>[] {
 }
 
 /**
- * Identity documents and certificates as one relation. Filters go outside the union (in `filters`):
- * only then does PostgreSQL merge the two expiry indexes in order instead of sorting both tables.
+ * Every kind of expiring record as one relation. Filters go outside the union (in `filters`): only
+ * then does PostgreSQL merge the kinds' expiry indexes in order instead of sorting every table.
  */
-const RECORDS = sql`(
-  select 'identity_document' as target_type, d.organization_id, d.id, d.user_id, d.document_type as type, d.expiry_date
-  from identity_documents d
-  union all
-  select 'certificate', c.organization_id, c.id, c.user_id, c.certificate_type, c.expiry_date
-  from certificates c) r`
+const RECORDS = sql`(${expiringRecordsSql(RECORD_KINDS)}) r`
 
 function select(columns: RawBuilder<unknown>, where: RawBuilder<unknown>[]) {
   return sql`

@@ -3,6 +3,7 @@ import { RECORD_TYPES } from '../../../db/schema.js'
 import { ExportFormat } from '../../../lib/csv.js'
 import { DateString, ListQuery, Page, Uuid } from '../../../lib/schemas.js'
 import { registerFormat } from '../../../lib/validation.js'
+import { RECORD_KINDS } from '../record-kinds/record-kinds.js'
 // Registers the `uuid-list` format of ship_id, shared with the assignments list.
 import '../assignments/assignments.schemas.js'
 
@@ -47,7 +48,7 @@ export type ExpiringQuery = Static<typeof ExpiringQuery>
 
 export const ExpiringItem = Type.Object(
   {
-    targetType: Type.Enum(['identity_document', 'certificate']),
+    targetType: Type.Enum(RECORD_KINDS.map((kind) => kind.target)),
     targetId: Uuid,
     userId: Uuid,
     userName: Type.String(),

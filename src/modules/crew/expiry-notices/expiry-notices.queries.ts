@@ -3,6 +3,8 @@ import type { Db } from '../../../db/database.js'
 import type { DB } from '../../../db/schema.js'
 import { type FoundSource, typedEventsInsert } from '../../../lib/events.js'
 import { DEFAULT_NOTIFICATION_DAYS } from '../../accounts/organizations/settings.js'
+import { RECORD_KINDS } from '../record-kinds/record-kinds.js'
+import { expiringRecordsSql } from '../reviewed-records/reviewed-reads.queries.js'
 
 /** The system announces, in each document's organization; the statement makes the events' ids. */
 const SWEEP: FoundSource = { orgId: sql`e.organization_id`, actor: null, requestId: null }
@@ -18,13 +20,7 @@ const SWEEP: FoundSource = { orgId: sql`e.organization_id`, actor: null, request
  */
 export async function sweepExpiryNotices(db: Db, today: string): Promise<number> {
   const { numAffectedRows } = await sql`
-    with documents as (
-      select 'identity_document' as target_type, id, organization_id, user_id, document_type::text as type, expiry_date
-      from identity_documents where expiry_date is not null
-      union all
-      select 'certificate', id, organization_id, user_id, certificate_type::text, expiry_date
-      from certificates where expiry_date is not null
-    ), due as (
+    with documents as (${expiringRecordsSql(RECORD_KINDS, { dated: true })}), due as (
       select d.*, d.expiry_date - ${today}::date as days_left,
         case when d.expiry_date < ${today}::date then 0 else (
           select min(t::int) from jsonb_array_elements_text(

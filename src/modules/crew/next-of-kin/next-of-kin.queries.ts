@@ -7,7 +7,9 @@ import { fieldsOf } from '../../../lib/columns.js'
 import { iso } from '../../../lib/dates.js'
 import { eventsInsert, changesSql } from '../../../lib/events.js'
 import { uuidv7s } from '../../../lib/ids.js'
-import { changingSql, crewRecordById, wireJsonSql } from '../crew-records/crew-records.queries.js'
+import { changingSql } from '../reviewed-records/reviewed-edits.queries.js'
+import { crewRecordById } from '../reviewed-records/reviewed-reads.queries.js'
+import { wireJsonSql } from '../reviewed-records/reviewed-records.queries.js'
 import { NEXT_OF_KIN_COLUMNS, type NextOfKin } from './next-of-kin.schemas.js'
 
 // Each write is one statement: the checks are its conditions, its event one of its CTEs, and the

@@ -3,7 +3,7 @@ import { assertCanReachUser, RECORD_WRITERS, rowOwner } from '../../../lib/acces
 import { columnsOf } from '../../../lib/columns.js'
 import { notFound } from '../../../lib/errors.js'
 import { NoContent } from '../../../lib/schemas.js'
-import { listOfUser } from '../crew-records/crew-records.service.js'
+import { listOfUser } from '../reviewed-records/reviewed-records.service.js'
 import type { ModulePlugin } from '../../types.js'
 import { UserParams } from '../../accounts/users/users.schemas.js'
 import { deleteNextOfKin, insertNextOfKin, listNextOfKin, toNextOfKin, updateNextOfKin } from './next-of-kin.queries.js'

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { DateTime, IdParams, Nullable, Uuid } from '../../../lib/schemas.js'
-import { Text300 } from '../crew-records/crew-records.schemas.js'
+import { Text300 } from '../reviewed-records/reviewed-records.schemas.js'
 
 export const NextOfKin = Type.Object(
   {

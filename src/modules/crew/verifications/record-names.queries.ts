@@ -1,5 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely'
 import type { DB } from '../../../db/schema.js'
+import { RECORD_KINDS } from '../record-kinds/record-kinds.js'
 
 /** What the names add to a verification row (DECISIONS §3 leaves the wire open; docs/decisions/events.md, events-6). */
 export interface RecordNames {
@@ -9,6 +10,16 @@ export interface RecordNames {
   reviewer_name: string | null
 }
 
+/** The type and number of the expiring record a verification is of, whatever its kind: one row by primary key, or none. */
+const expiringRecord = sql<{ type: string; number: string | null }>`(${sql.join(
+  RECORD_KINDS.map(
+    (kind) => sql`select ${sql.ref(kind.typeField.column)} as type, ${sql.ref(kind.numberColumn)} as number
+      from ${sql.table(kind.table)} where verifications.target_type = ${sql.lit(kind.target)}
+      and id = verifications.target_id and organization_id = verifications.organization_id`,
+  ),
+  sql` union all `,
+)})`
+
 /**
  * Verifications with the record they are of (its type and number; an experience row's company) and the
  * person and reviewer by name, joined in the same statement: the number of statements stays one however
@@ -16,18 +27,7 @@ export interface RecordNames {
  */
 export const withRecordNames = (query: SelectQueryBuilder<DB, 'verifications', object>) =>
   query
-    .leftJoin('identity_documents as d', (join) =>
-      join
-        .onRef('d.id', '=', 'verifications.target_id')
-        .onRef('d.organization_id', '=', 'verifications.organization_id')
-        .on('verifications.target_type', '=', 'identity_document'),
-    )
-    .leftJoin('certificates as c', (join) =>
-      join
-        .onRef('c.id', '=', 'verifications.target_id')
-        .onRef('c.organization_id', '=', 'verifications.organization_id')
-        .on('verifications.target_type', '=', 'certificate'),
-    )
+    .leftJoinLateral(expiringRecord.as('r'), (join) => join.onTrue())
     .leftJoin('experiences as x', (join) =>
       join
         .onRef('x.id', '=', 'verifications.target_id')
@@ -43,8 +43,8 @@ export const withRecordNames = (query: SelectQueryBuilder<DB, 'verifications', o
         .onRef('reviewer.organization_id', '=', 'verifications.organization_id'),
     )
     .select([
-      sql<string | null>`coalesce(d.document_type::text, c.certificate_type::text)`.as('record_type'),
-      sql<string | null>`coalesce(d.document_number, c.certificate_number, x.company_name)`.as('record_number'),
+      'r.type as record_type',
+      sql<string | null>`coalesce(r.number, x.company_name)`.as('record_number'),
       sql<string>`owner.first_name || ' ' || owner.last_name`.as('user_name'),
       sql<string | null>`reviewer.first_name || ' ' || reviewer.last_name`.as('reviewer_name'),
     ])

@@ -1,32 +1,7 @@
 import Type, { type Static } from 'typebox'
-import { VERIFICATION_STATUSES, VERIFICATION_TARGETS } from '../../../db/schema.js'
+import { VERIFICATION_STATUSES } from '../../../db/schema.js'
 import { DateTime, ListQuery, Nullable, Page, Uuid } from '../../../lib/schemas.js'
-
-export const VerificationStatus = Type.Enum(VERIFICATION_STATUSES)
-export const VerificationTargetType = Type.Enum(VERIFICATION_TARGETS)
-
-export const Verification = Type.Object(
-  {
-    targetType: VerificationTargetType,
-    targetId: Uuid,
-    status: VerificationStatus,
-    rejectionReason: Nullable(Type.String()),
-    reviewedAt: Nullable(DateTime),
-  },
-  {
-    examples: [
-      {
-        targetType: 'identity_document',
-        targetId: '0190a000-0000-7000-8000-000000000a09',
-        status: 'pending',
-        rejectionReason: null,
-        reviewedAt: null,
-      },
-    ],
-    title: 'Verification',
-  },
-)
-export type Verification = Static<typeof Verification>
+import { Verification, VerificationStatus, VerificationTargetType } from '../reviewed-records/reviewed-records.schemas.js'
 
 /** The names a list of reviews shows beside the ids (added fields: older clients read the rest unchanged). */
 const RecordNameFields = {
@@ -55,12 +30,6 @@ export const NamedVerification = Type.Object(
   },
 )
 export type NamedVerification = Static<typeof NamedVerification>
-
-export const RejectBody = Type.Object(
-  { reason: Type.String({ minLength: 1, maxLength: 1000 }) },
-  { title: 'RejectBody', examples: [{ reason: 'The scan is unreadable; please upload it again' }] },
-)
-export type RejectBody = Static<typeof RejectBody>
 
 export const ProfileState = Type.Enum(['approved', 'in_review', 'action_needed', 'incomplete'])
 export type ProfileState = Static<typeof ProfileState>

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../../lib/schemas.js'
 import { registerFormat } from '../../../lib/validation.js'
-import { CertificateType } from '../../crew/certificates/certificates.schemas.js'
+import { CertificateType } from '../../crew/record-kinds/certificates.js'
 
 /**
  * The launch file is opened inside the course package: a relative path that cannot climb out of it

@@ -1,7 +1,7 @@
 import { type QueryCreator, type RawBuilder, sql } from 'kysely'
 import { changesSql, type EventIds, typedEventsInsert, wireJson } from '../../../lib/events.js'
-import { CERTIFICATES } from '../../crew/certificates/certificates.schemas.js'
-import { expiringWire } from '../../crew/crew-records/expiring-records.queries.js'
+import { CERTIFICATES } from '../../crew/record-kinds/certificates.js'
+import { expiringWire } from '../../crew/reviewed-records/reviewed-records.queries.js'
 
 // The certificate a passed course issues (DECISIONS §14), written by the statement that passes the registration.
 

@@ -1,20 +1,30 @@
+import { v7 as uuidv7 } from 'uuid'
 import type { Selectable } from 'kysely'
 import type { Db } from '../../../db/database.js'
-import type { ExpiringRecord } from '../../../db/schema.js'
+import type { ExpiringRecord, VerificationStatus } from '../../../db/schema.js'
 import { type Actor, assertCanReachUser, rowOwner } from '../../../lib/access.js'
-import { fieldsOf } from '../../../lib/columns.js'
+import { columnsOf, fieldsOf } from '../../../lib/columns.js'
 import { checkDateOrder } from '../../../lib/dates.js'
 import { isUniqueViolation } from '../../../lib/db-errors.js'
-import { IssueList, invalid, notFound, ValidationFailed } from '../../../lib/errors.js'
+import { conflict, IssueList, invalid, notFound, ValidationFailed } from '../../../lib/errors.js'
 import { referenceableUpload } from '../../platform/uploads/uploads.queries.js'
-import type { ReviewedTable, Target } from '../verifications/verifications.queries.js'
-import { reopenReview } from '../verifications/verifications.service.js'
-import { crewRecordById, type ExpiringTable, orgUserExists, type ReviewedWireSql } from './crew-records.queries.js'
-import { EXPIRING_COLUMNS, EXPIRY_DATE_ORDER } from './crew-records.schemas.js'
-import { type ReviewedEdit, updateReviewed } from './reviewed-edit.queries.js'
-import { deleteReviewed, type InsertOutcome } from './reviewed-writes.queries.js'
+import { applyReview, deleteReviewed, type ReviewedEdit, updateReviewed } from './reviewed-edits.queries.js'
+import { crewRecordById } from './reviewed-reads.queries.js'
+import {
+  expiringWire,
+  type InsertOutcome,
+  insertExpiring,
+  orgUserExists,
+  type MoveEvent,
+  type Review,
+  type ReviewedWireSql,
+  type Target,
+  type VerificationFields,
+} from './reviewed-records.queries.js'
+import { EXPIRING_COLUMNS, EXPIRY_DATE_ORDER, type RecordKind, storedUploadId } from './reviewed-records.schemas.js'
 
-// Rules a user's crew records share. A record and its verification always change together, in the
+// The rules of a user's crew records: who reaches them, a kind's create and edit, and the review
+// state machine (DECISIONS §3). A record and its verification always change together, in the
 // statement of the write.
 
 /** The user of a collection path: crew reach only themselves, staff any user of their organization. */
@@ -110,7 +120,7 @@ async function checkExpiringWrite(db: Db, actor: Actor, { body, uploadId, curren
  * A PATCH naming the type field is refused: 404 for a record out of reach, else one 422 with every
  * problem of the body. It only reads (nothing is written), the stored row completing the 422.
  */
-export async function refuseTypeChange(db: Db, actor: Actor, table: ExpiringTable, id: string, label: string, write: TypeChange) {
+export async function refuseTypeChange(db: Db, actor: Actor, table: RecordKind['table'], id: string, label: string, write: TypeChange) {
   const current = await crewRecordById(db, table, actor.orgId, id, rowOwner(actor)).selectAll().executeTakeFirst()
   if (!current) throw notFound(label)
   await checkExpiringWrite(db, actor, { ...write, current: { row: current, typeField: write.typeField } })
@@ -150,6 +160,120 @@ export async function editReviewed<F extends string>(
 }
 
 /** Deletes a reviewed record, its verification and its event in one statement; 404 for one the caller may not see. */
-export async function removeReviewed(db: Db, actor: Actor, table: ReviewedTable, target: Target, label: string, wire: ReviewedWireSql) {
+export async function removeReviewed(
+  db: Db,
+  actor: Actor,
+  table: ReviewedEdit['table'],
+  target: Target,
+  label: string,
+  wire: ReviewedWireSql,
+) {
   if (!(await deleteReviewed(db, actor, table, target, rowOwner(actor), wire))) throw notFound(label)
 }
+
+type ReviewAction = 'submit' | 'verify' | 'reject'
+
+/** The verification state machine of DECISIONS §3: the states each move leaves from, and where it goes. */
+const MOVES: Record<ReviewAction | 'edit', { from: VerificationStatus[]; to: VerificationStatus }> = {
+  submit: { from: ['not_submitted', 'rejected'], to: 'pending' },
+  verify: { from: ['pending'], to: 'verified' },
+  reject: { from: ['pending'], to: 'rejected' },
+  edit: { from: ['verified', 'rejected'], to: 'pending' },
+}
+
+/** The review is recorded on verify/reject and cleared otherwise; a move to pending is a (re)submission. */
+function fieldsFor(to: VerificationStatus, actorUserId: string, reason: string | null = null): VerificationFields {
+  const now = new Date()
+  const reviewed = to === 'verified' || to === 'rejected'
+  return {
+    status: to,
+    ...(to === 'pending' ? { submitted_at: now } : {}),
+    reviewed_at: reviewed ? now : null,
+    reviewer_user_id: reviewed ? actorUserId : null,
+    rejection_reason: to === 'rejected' ? reason : null,
+  }
+}
+
+/**
+ * The verification a new record starts with, and the event that records its creation: documents and
+ * certificates await review from the start (`pending`), experience rows once submitted.
+ */
+export function initialReview(actor: Actor, status: 'pending' | 'not_submitted'): { fields: VerificationFields; event: MoveEvent } {
+  return { fields: fieldsFor(status, actor.userId), event: { action: 'create', actorUserId: actor.userId, reason: null } }
+}
+
+/** The event type of each move (DECISIONS §11); it targets the item reviewed, its data is the verification after the move. */
+const EVENT_TYPES = {
+  submit: 'verification.submitted',
+  verify: 'verification.verified',
+  reject: 'verification.rejected',
+  edit: 'verification.reopened',
+} as const
+
+/** submit, verify or reject one item (`label` names it in a 404); any move the state machine does not allow is a 409. */
+async function review(db: Db, actor: Actor, target: Target, label: string, action: ReviewAction, reason: string | null = null) {
+  const move = MOVES[action]
+  const outcome = await applyReview(db, actor, target, rowOwner(actor), {
+    from: move.from,
+    fields: fieldsFor(move.to, actor.userId, reason),
+    event: { action, actorUserId: actor.userId, reason },
+    eventType: EVENT_TYPES[action],
+  })
+  if (!outcome) throw notFound(label)
+  if (!outcome.moved) throw conflict(`Cannot ${action} an item whose verification is ${outcome.status}`)
+  return outcome.moved
+}
+
+export const submit = (db: Db, actor: Actor, target: Target, label: string) => review(db, actor, target, label, 'submit')
+export const verify = (db: Db, actor: Actor, target: Target, label: string) => review(db, actor, target, label, 'verify')
+export const reject = (db: Db, actor: Actor, target: Target, label: string, reason: string) =>
+  review(db, actor, target, label, 'reject', reason)
+
+/** The move a material edit (a change to any column but notes) makes on a verified or rejected item. */
+export const reopenReview = (actor: Actor): Review => ({
+  from: MOVES.edit.from,
+  fields: fieldsFor(MOVES.edit.to, actor.userId),
+  event: { action: 'edit', actorUserId: actor.userId, reason: null },
+  eventType: EVENT_TYPES.edit,
+})
+
+type Body = Record<string, unknown> & { uploadId?: string | null; issueDate?: string | null; expiryDate?: string | null }
+
+/** The columns a request sets, its values as they are stored. */
+function toColumns(kind: RecordKind, body: Body): Record<string, unknown> & { upload_id?: string | null } {
+  const stored = kind.stored ? kind.stored(body) : body
+  return columnsOf(kind.columns, { ...stored, uploadId: storedUploadId(body.uploadId) })
+}
+
+const targetOf = (kind: RecordKind, id: string): Target => ({ type: kind.target, id })
+
+/** One statement, but for a body whose dates are out of order (`checkOutOfOrderCreate`). */
+export async function createExpiring(db: Db, kind: RecordKind, actor: Actor, userId: string, body: Body, days: number) {
+  const columns = { ...toColumns(kind, body), [kind.typeField.column]: body[kind.typeField.wire], uploaded_by_user_id: actor.userId }
+  await checkOutOfOrderCreate(db, actor, userId, body, columns.upload_id)
+  assertCanReachUser(actor, userId)
+  const upload = columns.upload_id ? { id: columns.upload_id, ownerId: rowOwner(actor) } : undefined
+  const review = initialReview(actor, 'pending')
+  const record = { id: uuidv7(), userId, columns: columns as never, upload, review, source: actor }
+  return createdOrThrow(insertExpiring(db, kind, actor.orgId, days, record))
+}
+
+/** PATCH: omitted fields stay, null clears; the kind's type cannot change. */
+export async function editExpiring(db: Db, kind: RecordKind, actor: Actor, id: string, body: Body, days: number) {
+  const columns = toColumns(kind, body)
+  const uploadId = columns.upload_id
+  if (kind.typeField.wire in body) {
+    // Refused whatever else the body holds: read for the 404, or for the stored values the 422 lists with it.
+    await refuseTypeChange(db, actor, kind.table, id, kind.label, { body, uploadId, typeField: kind.typeField.wire })
+  }
+  const edit = { table: kind.table, target: targetOf(kind, id), columns, wire: expiringWire(kind, actor.orgId, days), uploadId }
+  return editReviewed(db, actor, kind.label, body, EXPIRY_DATES, edit)
+}
+
+/** DELETE of a kind's record. */
+export const removeExpiring = (db: Db, kind: RecordKind, actor: Actor, id: string, days: number) =>
+  removeReviewed(db, actor, kind.table, targetOf(kind, id), kind.label, expiringWire(kind, actor.orgId, days))
+
+/** submit, verify or reject a kind's record. */
+export const reviewExpiring = (db: Db, kind: RecordKind, actor: Actor, id: string, action: ReviewAction, reason?: string) =>
+  review(db, actor, targetOf(kind, id), kind.label, action, reason)

@@ -1,25 +1,30 @@
-import Type from 'typebox'
-import { RECORD_WRITERS, rowOwner } from '../../../lib/access.js'
+import Type, { type TSchema } from 'typebox'
+import { RECORD_WRITERS, rowOwner, STAFF } from '../../../lib/access.js'
 import { notFound } from '../../../lib/errors.js'
-import { NoContent } from '../../../lib/schemas.js'
+import { ErrorBody, NoContent } from '../../../lib/schemas.js'
 import type { ModulePlugin } from '../../types.js'
 import { UserParams } from '../../accounts/users/users.schemas.js'
-import { reviewRouteOptions } from '../verifications/review.routes.js'
-import { reject, submit, verify } from '../verifications/verifications.service.js'
-import { ExpiryListQuery } from './crew-records.schemas.js'
-import { listOfUser, removeReviewed } from './crew-records.service.js'
-import { type ExpiringKind, targetOf } from './expiring-records.js'
-import { expiringWire, findExpiring, listExpiring } from './expiring-records.queries.js'
-import { createExpiring, editExpiring } from './expiring-records.service.js'
+import { findExpiring, listExpiring } from './reviewed-reads.queries.js'
+import { ExpiryListQuery, type RecordKind, RejectBody, Verification } from './reviewed-records.schemas.js'
+import { createExpiring, editExpiring, listOfUser, removeExpiring, reviewExpiring } from './reviewed-records.service.js'
 
 type Body = Record<string, unknown>
 type IdRequest = { params: unknown }
 
+/** A kind's routes where the wiring table (modules/index.ts) mounts them: crew records are a crew product's. */
+export const recordKindRegistrations = (kind: RecordKind) => {
+  const { user, item } = recordKindRoutes(kind)
+  return [
+    { plugin: user, prefix: kind.paths.user, product: 'crew' as const },
+    { plugin: item, prefix: kind.paths.item, product: 'crew' as const },
+  ]
+}
+
 /**
- * The routes of one kind of expiring record (DECISIONS §3): `user` under
- * /api/v1/crew/users/:user_id/<records>, `item` (one record and its review) under /api/v1/crew/<records>.
+ * The routes of one kind of expiring record (DECISIONS §3): `user` (a user's records) and `item`
+ * (one record and its review), under the kind's paths.
  */
-export function expiringRecordRoutes(kind: ExpiringKind): { user: ModulePlugin; item: ModulePlugin } {
+function recordKindRoutes(kind: RecordKind): { user: ModulePlugin; item: ModulePlugin } {
   const { api } = kind
   const tags = [api.tag]
   const idPath = `/:${api.idParam}`
@@ -67,7 +72,6 @@ export function expiringRecordRoutes(kind: ExpiringKind): { user: ModulePlugin; 
   const item: ModulePlugin = (app, { db, config }) => {
     const days = config.expiringSoonDays
     const review = reviewRouteOptions(tags, api.params, api.singular)
-    const target = (request: IdRequest) => targetOf(kind, idOf(request))
     const one = (operationId: string, summary: string, description: string) => ({
       operationId: `${operationId}${api.singular}`,
       summary: `${summary} ${api.phrase.one}`,
@@ -105,14 +109,62 @@ export function expiringRecordRoutes(kind: ExpiringKind): { user: ModulePlugin; 
         schema: { ...one('delete', 'Delete', "Crew delete their own, admins and office admins anyone's."), response: { 204: NoContent } },
       },
       async (request, reply) => {
-        await removeReviewed(db, request.actor, kind.table, target(request), kind.label, expiringWire(kind, request.actor.orgId, days))
+        await removeExpiring(db, kind, request.actor, idOf(request), days)
         return reply.status(204).send(null)
       },
     )
-    app.post(`${idPath}/submit`, review.submit, (request) => submit(db, request.actor, target(request), kind.label))
-    app.post(`${idPath}/verify`, review.verify, (request) => verify(db, request.actor, target(request), kind.label))
-    app.post(`${idPath}/reject`, review.reject, (request) => reject(db, request.actor, target(request), kind.label, request.body.reason))
+    app.post(`${idPath}/submit`, review.submit, (request) => reviewExpiring(db, kind, request.actor, idOf(request), 'submit'))
+    app.post(`${idPath}/verify`, review.verify, (request) => reviewExpiring(db, kind, request.actor, idOf(request), 'verify'))
+    app.post(`${idPath}/reject`, review.reject, (request) =>
+      reviewExpiring(db, kind, request.actor, idOf(request), 'reject', request.body.reason),
+    )
   }
 
   return { user, item }
+}
+
+/**
+ * The options of an item's review routes, POST …/{id}/submit, /verify and /reject (DECISIONS §3, §8),
+ * for the item routes of documents, certificates and experience to declare with their own paths.
+ * `name` (e.g. `IdentityDocument`) makes their operation ids: `submitIdentityDocument`, ….
+ */
+export const reviewRouteOptions = <P extends TSchema>(tags: string[], params: P, name: string) => {
+  const response = { 200: Verification, 409: ErrorBody }
+  return {
+    submit: {
+      config: { roles: RECORD_WRITERS },
+      schema: {
+        operationId: `submit${name}`,
+        tags,
+        summary: 'Submit for review',
+        description:
+          "Crew submit their own, admins and office admins anyone's. Moves the verification from not submitted or rejected to pending; from any other state it is a 409.",
+        params,
+        response,
+      },
+    },
+    verify: {
+      config: { roles: STAFF },
+      schema: {
+        operationId: `verify${name}`,
+        tags,
+        summary: 'Verify',
+        description: 'Staff only. Moves a pending verification to verified; from any other state it is a 409.',
+        params,
+        response,
+      },
+    },
+    reject: {
+      config: { roles: STAFF },
+      schema: {
+        operationId: `reject${name}`,
+        tags,
+        summary: 'Reject with a reason',
+        description: 'Staff only. Moves a pending verification to rejected with the reason; from any other state it is a 409.',
+        params,
+        body: RejectBody,
+        response,
+      },
+    },
+  }
 }

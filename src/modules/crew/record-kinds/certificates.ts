@@ -1,17 +1,18 @@
 import Type from 'typebox'
 import { CERTIFICATE_SOURCES, CERTIFICATE_TYPES } from '../../../db/schema.js'
 import { Nullable, Uuid } from '../../../lib/schemas.js'
-import { expiringKind } from '../crew-records/expiring-records.js'
-import { field, systemField } from '../crew-records/record-fields.js'
+import { field, recordKind, systemField } from '../reviewed-records/reviewed-records.schemas.js'
 
 export const CertificateType = Type.Enum(CERTIFICATE_TYPES)
 
-/** Certificates as one kind of expiring record: everything else is written once in crew-records/. */
-export const CERTIFICATES = expiringKind({
+/** Certificates as one kind of expiring record: everything else is written once in reviewed-records/. */
+export const CERTIFICATES = recordKind({
   table: 'certificates',
   target: 'certificate',
   label: 'Certificate',
   created: 'certificate.created',
+  paths: { user: '/api/v1/crew/users/:user_id/certificates', item: '/api/v1/crew/certificates' },
+  numberColumn: 'certificate_number',
   typeField: { wire: 'certificateType', column: 'certificate_type', type: CertificateType },
   fields: {
     certificateNumber: field('certificate_number', Nullable(Type.String({ maxLength: 64 })), Nullable(Type.String())),

@@ -1,18 +1,28 @@
+import countries from 'i18n-iso-countries'
 import Type from 'typebox'
-import './country.js'
 import { DOCUMENT_TYPES } from '../../../db/schema.js'
 import { Nullable } from '../../../lib/schemas.js'
-import { expiringKind } from '../crew-records/expiring-records.js'
-import { field } from '../crew-records/record-fields.js'
+import { registerFormat } from '../../../lib/validation.js'
+import { field, recordKind } from '../reviewed-records/reviewed-records.schemas.js'
+
+// ISO 3166-1 codes as the i18n-iso-countries package knows them; numeric codes are not accepted.
+// The package also lists Kosovo's XK/XKK, which are user-assigned codes outside ISO 3166-1.
+const NOT_ISO = new Set(['XK', 'XKK'])
+const CODES = new Set(
+  [...Object.keys(countries.getAlpha2Codes()), ...Object.keys(countries.getAlpha3Codes())].filter((code) => !NOT_ISO.has(code)),
+)
+registerFormat('country-code', (value) => CODES.has(value.toUpperCase()), 'Value is not an ISO 3166-1 alpha-2 or alpha-3 country code')
 
 const IssuingCountry = Type.String({ format: 'country-code', description: 'ISO 3166-1 alpha-2 or alpha-3, any case; stored upper-case' })
 
-/** Identity documents as one kind of expiring record: everything else is written once in crew-records/. */
-export const IDENTITY_DOCUMENTS = expiringKind({
+/** Identity documents as one kind of expiring record: everything else is written once in reviewed-records/. */
+export const IDENTITY_DOCUMENTS = recordKind({
   table: 'identity_documents',
   target: 'identity_document',
   label: 'Identity document',
   created: 'identity_document.created',
+  paths: { user: '/api/v1/crew/users/:user_id/identity-documents', item: '/api/v1/crew/identity-documents' },
+  numberColumn: 'document_number',
   typeField: { wire: 'documentType', column: 'document_type', type: Type.Enum(DOCUMENT_TYPES) },
   fields: {
     documentNumber: field('document_number', Nullable(Type.String({ maxLength: 64 })), Nullable(Type.String())),

@@ -5,8 +5,16 @@ import type { Actor } from '../../../lib/access.js'
 import { eventsInsert, changesSql } from '../../../lib/events.js'
 import { uuidv7s } from '../../../lib/ids.js'
 import { referenceableUpload } from '../../platform/uploads/uploads.queries.js'
-import { type Review, type ReviewedTable, type Target, verificationJsonSql } from '../verifications/verifications.queries.js'
-import { changingSql, type ReviewedWireSql } from './crew-records.queries.js'
+import { type Review, type ReviewedTable, type ReviewedWireSql, type Target, verificationJsonSql } from './reviewed-records.queries.js'
+
+// The writes of a reviewed record after its create, each ONE statement that changes the record, its
+// verification, its history and its events together: a PATCH, a delete, and a review move.
+
+/** Whether a PATCH's columns change the row `alias`: re-sending a value is no edit (false when it sends none). */
+export function changingSql(alias: string, columns: Record<string, unknown>) {
+  const tests = Object.entries(columns).map(([column, value]) => sql`${sql.ref(`${alias}.${column}`)} is distinct from ${value}`)
+  return tests.length === 0 ? sql<boolean>`false` : sql<boolean>`(${sql.join(tests, sql` or `)})`
+}
 
 /** A PATCH of a reviewed record: what it sends, the rules it must keep, and how a material change reopens the review. */
 export interface ReviewedEdit {
@@ -111,4 +119,116 @@ export async function updateReviewed(db: Db, actor: Actor, edit: ReviewedEdit): 
     select chk.dates_ok, chk.upload_ok, jsonb_build_object(${sql.join(stored)}) as stored, coalesce(w.after, ${wire('o', 'v0')}) as record
     from o join chk on chk.id = o.id left join v0 on true left join w on true`.execute(db)
   return result.rows[0]
+}
+
+/**
+ * Deletes a reviewed record with its verification (its history stays) in one statement, recorded as
+ * `<type>.deleted` with its last wire shape, from what the statement deleted; false when there was
+ * no such record (for this owner).
+ */
+export async function deleteReviewed(
+  db: Db,
+  actor: Actor,
+  table: ReviewedTable,
+  target: Target,
+  ownerId: string | undefined,
+  wire: ReviewedWireSql,
+): Promise<boolean> {
+  const row = await db
+    .with('r', (qc) =>
+      qc
+        .deleteFrom(table)
+        .where('organization_id', '=', actor.orgId)
+        .where('id', '=', target.id)
+        .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
+        .returningAll(),
+    )
+    .with('v', (qc) =>
+      qc
+        .deleteFrom('verifications')
+        .using('r')
+        .where('verifications.target_type', '=', target.type)
+        .whereRef('verifications.target_id', '=', 'r.id')
+        .returningAll('verifications'),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        actor,
+        `${target.type}.deleted`,
+        target.type,
+        sql`select r.id as target_id, ${wire('r', 'v')} as data from r left join v on true`,
+        uuidv7s(1),
+      ),
+    )
+    .selectFrom('r')
+    .select('r.id')
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/**
+ * Moves the verification of one item if its state allows (`ownerId`: only that user's items), with
+ * its history entry and its event, in one statement. The row is locked as it is read and the UPDATE
+ * re-checks the state, so of two concurrent moves from one state only the first applies. Undefined
+ * when there is no such item; `moved` absent when its state (`status`) does not allow the move.
+ */
+export async function applyReview(db: Db, actor: Actor, target: Target, ownerId: string | undefined, review: Review) {
+  const { fields, event } = review
+  const row = await db
+    .with('cur', (qc) =>
+      qc
+        .selectFrom('verifications')
+        .selectAll()
+        .where('organization_id', '=', actor.orgId)
+        .where('target_type', '=', target.type)
+        .where('target_id', '=', target.id)
+        .$if(ownerId !== undefined, (qb) => qb.where('user_id', '=', ownerId!))
+        .forUpdate(),
+    )
+    .with('moved', (qc) =>
+      qc
+        .updateTable('verifications')
+        .from('cur')
+        .set({ ...fields, updated_at: new Date() })
+        .whereRef('verifications.target_type', '=', 'cur.target_type')
+        .whereRef('verifications.target_id', '=', 'cur.target_id')
+        .where('verifications.status', 'in', review.from)
+        .returningAll('verifications'),
+    )
+    .with('history', (qc) =>
+      qc
+        .insertInto('verification_events')
+        .columns(['organization_id', 'target_type', 'target_id', 'from_status', 'to_status', 'action', 'actor_user_id', 'reason'])
+        .expression((eb) =>
+          eb
+            .selectFrom('moved')
+            .innerJoin('cur', (join) => join.onTrue())
+            .select([
+              'moved.organization_id',
+              'moved.target_type',
+              'moved.target_id',
+              'cur.status as from_status',
+              'moved.status as to_status',
+              eb.val(event.action).as('action'),
+              eb.val(event.actorUserId).as('actor_user_id'),
+              eb.val(event.reason).as('reason'),
+            ]),
+        ),
+    )
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        actor,
+        review.eventType,
+        target.type,
+        sql`select target_id, ${verificationJsonSql('moved')} as data from moved`,
+        uuidv7s(1),
+      ),
+    )
+    .selectFrom('cur')
+    .leftJoin('moved', (join) => join.onTrue())
+    .select(['cur.status as current', verificationJsonSql('moved').as('moved'), 'moved.status'])
+    .executeTakeFirst()
+  return row && { status: row.current, moved: row.status === null ? undefined : row.moved }
 }
