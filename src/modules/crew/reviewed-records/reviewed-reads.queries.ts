@@ -1,14 +1,12 @@
 import { type QueryCreator, sql } from 'kysely'
 import type { Db } from '../../../db/database.js'
-import type { DB } from '../../../db/schema.js'
+import type { DB, VerificationTarget } from '../../../db/schema.js'
 import { todayUtcSql } from '../../../lib/dates.js'
-import type { VerificationTarget } from '../../../db/schema.js'
-import { type ReviewedTable, toExpiringRecord } from './reviewed-records.queries.js'
+import { expiryStatusSql, type ReviewedTable, toExpiringRecord } from './reviewed-records.queries.js'
 import type { ExpiryListQuery, RecordKind } from './reviewed-records.schemas.js'
-import { expiryStatusSql } from './reviewed-records.queries.js'
 
-// The reads of a user's crew records. Builders leave the selection to the caller (`selectAll(table)`),
-// which keeps its row type.
+// The reads of a user's crew records, and of every kind's records at once. Builders leave the selection
+// to the caller (`selectAll(table)`), which keeps its row type.
 
 type CrewRecordTable = ReviewedTable | 'next_of_kin'
 
