@@ -2,10 +2,10 @@ import type { Db } from '../../../db/database.js'
 import type { Actor } from '../../../lib/access.js'
 import { conflict, notFound } from '../../../lib/errors.js'
 import type { EventSource } from '../../../lib/events.js'
-import { durationResult, lmsStatement } from './cmi5.js'
+import { durationResult, lmsStatement } from '../standards/cmi5/cmi5.js'
 import { type LaunchDeps, loadRun, type Run, statementContext, writeLms } from './registration-run.js'
 import { recordSessionAttempt } from './results.queries.js'
-import { judgeScormSession } from './scorm-results.js'
+import { judgeScormSession } from '../standards/scorm/scorm-results.js'
 import { endSessionRow, lockSession, openSessions, type SessionRow, sessionRegistrationId, toLearningSession } from './sessions.queries.js'
 
 // The end of a launch session (DECISIONS §13.4–13.5): by the AU, or abandoned by a new launch, an admin

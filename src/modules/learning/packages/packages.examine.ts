@@ -7,9 +7,9 @@ import type { Config } from '../../../config.js'
 import type { Storage } from '../../../lib/storage.js'
 import type { UploadRow } from '../../platform/uploads/uploads.queries.js'
 import { type ArchiveLimits, openArchive, type PackageArchive } from './archive.js'
-import { CMI5_FILE, readCmi5 } from './cmi5.js'
+import { CMI5_FILE, readCmi5 } from '../standards/cmi5/cmi5-course-structure.js'
 import { ImportFailure, type ParsedPackage } from './package-model.js'
-import { readScorm, SCORM_FILE } from './scorm.js'
+import { readScorm, SCORM_FILE } from '../standards/scorm/scorm-manifest.js'
 import { MAX_MANIFEST_BYTES } from './xml.js'
 
 /** DECISIONS §13.2: an archive may expand to 4 × COURSE_PACKAGE_MAX_BYTES at most. */

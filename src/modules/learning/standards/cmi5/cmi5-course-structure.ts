@@ -1,9 +1,9 @@
 import { validateXML } from 'xmllint-wasm'
 import { COURSE_STRUCTURE_XSD } from './cmi5-course-structure.xsd.js'
-import { type PackageAu, type PackageBlock, PackageErrors, type PackageFiles, type ParsedPackage } from './package-model.js'
-import { LAUNCH_METHODS, MOVE_ON, type MoveOn } from './packages.schemas.js'
-import { resolvesInPackage } from './package-urls.js'
-import { attr, childrenOf, element, elements, nameOf, parseXml, textOf, type XmlNode } from './xml.js'
+import { type PackageAu, type PackageBlock, PackageErrors, type PackageFiles, type ParsedPackage } from '../../packages/package-model.js'
+import { LAUNCH_METHODS, MOVE_ON, type MoveOn } from '../../packages/packages.schemas.js'
+import { resolvesInPackage } from '../../packages/package-urls.js'
+import { attr, childrenOf, element, elements, nameOf, parseXml, textOf, type XmlNode } from '../../packages/xml.js'
 
 export const CMI5_FILE = 'cmi5.xml'
 /** The parameters the LMS adds to every AU URL (cmi5 §8.1): an AU URL may not carry them already. */

@@ -1,5 +1,5 @@
-import type { LaunchMode } from '../../../db/schema.js'
-import { VOIDED } from '../xapi/store.js'
+import type { LaunchMode } from '../../../../db/schema.js'
+import { VOIDED } from '../../xapi/store.js'
 import { AU_VERBS, EXTENSION, MOVEON_CATEGORY, VERB } from './cmi5.js'
 
 type Json = Record<string, any>

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { XapiAgent } from '../xapi/agents.js'
+import type { XapiAgent } from '../../xapi/agents.js'
 
 /** cmi5's vocabulary (cmi5 §9.3, §9.6). */
 export const VERB = {

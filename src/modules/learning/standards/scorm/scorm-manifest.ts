@@ -1,7 +1,7 @@
-import type { CourseStandard } from '../../../db/schema.js'
-import { type PackageAu, PackageErrors, type ParsedPackage } from './package-model.js'
-import { resolvesInPackage } from './package-urls.js'
-import { attr, element, elements, parseXml, textOf, type XmlNode } from './xml.js'
+import type { CourseStandard } from '../../../../db/schema.js'
+import { type PackageAu, PackageErrors, type ParsedPackage } from '../../packages/package-model.js'
+import { resolvesInPackage } from '../../packages/package-urls.js'
+import { attr, element, elements, parseXml, textOf, type XmlNode } from '../../packages/xml.js'
 
 export const SCORM_FILE = 'imsmanifest.xml'
 

@@ -1,12 +1,12 @@
-import type { Db } from '../../../db/database.js'
-import type { Actor } from '../../../lib/access.js'
-import type { EventSource } from '../../../lib/events.js'
-import { satisfaction } from './move-on.js'
-import { type LaunchDeps, type Run, settle } from './registration-run.js'
+import type { Db } from '../../../../db/database.js'
+import type { Actor } from '../../../../lib/access.js'
+import type { EventSource } from '../../../../lib/events.js'
+import { satisfaction } from '../../launch/move-on.js'
+import { type LaunchDeps, type Run, settle } from '../../launch/registration-run.js'
 import type { ScormStandard } from './scorm.schemas.js'
 import { scoMoveOn, scormResult } from './scorm-runtime.js'
 import { scormStatements } from './scorm-statements.js'
-import { auStates, recordAuStates, type SessionRow, updateSession } from './sessions.queries.js'
+import { auStates, recordAuStates, type SessionRow, updateSession } from '../../launch/sessions.queries.js'
 
 /**
  * A SCORM session's SCO judged from the state its session ended in (DECISIONS §13.6): the final commit's

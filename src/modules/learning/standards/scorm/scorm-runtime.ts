@@ -1,5 +1,5 @@
-import type { MoveOn } from '../packages/packages.schemas.js'
-import { MAX_SECONDS } from '../registrations/registrations.schemas.js'
+import type { MoveOn } from '../../packages/packages.schemas.js'
+import { MAX_SECONDS } from '../../registrations/registrations.schemas.js'
 import type { ScormStandard } from './scorm.schemas.js'
 
 type Json = Record<string, any>

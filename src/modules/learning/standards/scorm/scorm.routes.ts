@@ -1,5 +1,5 @@
-import { ErrorBody } from '../../../lib/schemas.js'
-import type { ModulePlugin } from '../../types.js'
+import { ErrorBody } from '../../../../lib/schemas.js'
+import type { ModulePlugin } from '../../../types.js'
 import { CommitAnswer, ScormRuntime, ScormSessionParams } from './scorm.schemas.js'
 import { commitScorm, scormRuntime } from './scorm.service.js'
 

@@ -1,14 +1,14 @@
-import type { Db } from '../../../db/database.js'
-import { AppError } from '../../../lib/errors.js'
-import { type LaunchDeps, loadRun, writeLms } from './registration-run.js'
+import type { Db } from '../../../../db/database.js'
+import { AppError } from '../../../../lib/errors.js'
+import { type LaunchDeps, loadRun, writeLms } from '../../launch/registration-run.js'
 import type { CommitAnswer, ScormRuntime, ScormStandard } from './scorm.schemas.js'
 import { parseCommit, refused, storableCmi } from './scorm-commit.js'
 import { judgeScormSession } from './scorm-results.js'
 import { answeredInteractions, initialCmi, sessionSeconds, suspended } from './scorm-runtime.js'
 import { scormStatements } from './scorm-statements.js'
-import { KEY_PREFIX, sameHash } from './session-credentials.js'
-import { findSession, lastRuntime, lockSession, updateSession } from './sessions.queries.js'
-import { endSession } from './sessions.service.js'
+import { KEY_PREFIX, sameHash } from '../../launch/session-credentials.js'
+import { findSession, lastRuntime, lockSession, updateSession } from '../../launch/sessions.queries.js'
+import { endSession } from '../../launch/sessions.service.js'
 
 type Json = Record<string, any>
 

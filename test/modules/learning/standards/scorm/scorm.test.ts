@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildContentApp } from '../../../../src/content-app.js'
-import type { App } from '../../../../src/modules/types.js'
-import { buildTestApp, type TestApp } from '../../../app.js'
-import { createOrg, type TestOrg } from '../../../factories.js'
-import { packagedCourse } from '../../../fixtures/launch.js'
-import { enroll } from '../../../fixtures/registrations.js'
-import { scormBase as base, type ScormPlayer, scormPlayer } from '../../../fixtures/scorm.js'
+import { buildContentApp } from '../../../../../src/content-app.js'
+import type { App } from '../../../../../src/modules/types.js'
+import { buildTestApp, type TestApp } from '../../../../app.js'
+import { createOrg, type TestOrg } from '../../../../factories.js'
+import { packagedCourse } from '../../../../fixtures/launch.js'
+import { enroll } from '../../../../fixtures/registrations.js'
+import { scormBase as base, type ScormPlayer, scormPlayer } from '../../../../fixtures/scorm.js'
 
 // The SCORM player's API (DECISIONS §13.4–13.5) as scorm-again calls it: the session credential from
 // the launch URL's fragment, JSON commits, and the final commit as text/plain with the credential in the body.
