@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { expiredSessions } from '../../../../../src/modules/learning/launch/sessions.queries.js'
 import { abandonExpired } from '../../../../../src/modules/learning/launch/sessions.service.js'
+import { STANDARDS } from '../../../../../src/modules/learning/standards/index.js'
 import { useTestApp } from '../../../../app.js'
 import { createOrg, type TestOrg } from '../../../../factories.js'
 import { packagedCourse } from '../../../../fixtures/launch.js'
@@ -186,7 +187,7 @@ describe('an abandoned session is judged from its last commit', () => {
       .where('id', '=', e.session)
       .execute()
     await abandonExpired(
-      { db: t.database.db, config: t.config },
+      { db: t.database.db, config: t.config, standards: STANDARDS },
       (await expiredSessions(t.database.db, 1000)).filter((s) => s.id === e.session),
     )
     expect(await outcome(expiring)).toEqual({ ...PASSED, attempts: 1, score: 95 })

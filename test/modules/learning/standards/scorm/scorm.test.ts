@@ -201,6 +201,16 @@ describe('the session credential', () => {
     })
   })
 
+  it("is for the player's own URLs: the LRS does not take it (only a standard whose content writes xAPI has an LRS step)", async () => {
+    const s = await launch(await scormRegistration('scorm2004'))
+    const headers = { authorization: s.auth, 'x-experience-api-version': '1.0.3' }
+    const read = await t.app.inject({ method: 'GET', url: '/api/v1/learn/xapi/statements', headers })
+    expect(read.statusCode).toBe(401)
+    const written = await t.app.inject({ method: 'POST', url: '/api/v1/learn/xapi/statements', headers, payload: [] })
+    expect(written.statusCode).toBe(401)
+    expect((await runtime(s.session, s.auth)).statusCode).toBe(200)
+  })
+
   it('answers the CORS preflight of the content origin', async () => {
     const preflight = await t.app.inject({
       method: 'OPTIONS',
