@@ -10,7 +10,7 @@ const isOwn = (session: XapiSession, statement: Json) =>
   agentKey(statement?.actor as XapiAgent) === session.actorKey &&
   String(statement?.context?.registration ?? '').toLowerCase() === session.registration
 
-/** A session credential writes only statements by its actor in its registration (cmi5 §9.3; the launch module adds its own rules). */
+/** A session credential writes only statements by its actor in its registration (cmi5 §9.3; its standard adds its own rules). */
 export function assertSessionStatements(principal: XapiPrincipal, statements: readonly unknown[]): void {
   const { session } = principal
   if (!session) return
@@ -27,8 +27,8 @@ export function assertSessionReads(principal: XapiPrincipal, statement: Json): v
 
 /**
  * A session credential reaches only the state of its actor, activity and registration (never writing
- * the LMS's own states, cmi5's LMS.LaunchData, nor deleting every state at once), and reads only its actor's agent profile (cmi5's
- * `cmi5LearnerPreferences`, §11).
+ * the LMS's own states, cmi5's LMS.LaunchData, nor deleting every state at once), and reads only its
+ * actor's agent profile (cmi5's `cmi5LearnerPreferences`, §11).
  */
 export function assertSessionDocument(principal: XapiPrincipal, scope: DocumentScope, access: { id: string | null; write: boolean }): void {
   const { session } = principal
