@@ -5,6 +5,9 @@
 //    (users → auth → sso → users) can exist without one, and it is what makes a feature impossible to
 //    read on its own. Each file edge is folded onto its folders; any folder that can reach itself again
 //    fails the check, with one file edge per step.
+// 3. Learning standards (learning/standards/<name>, each a folder of its own here) sit on launch and
+//    the LRS: no standard imports another, and the LRS (learning/xapi) imports neither launch nor any
+//    standard (they reach it through the hooks the wiring registers).
 import { readdirSync } from 'node:fs'
 import madge from 'madge'
 
@@ -15,14 +18,29 @@ const graph = (await madge(ROOT, { fileExtensions: ['ts'], tsConfig: 'tsconfig.j
 
 /** The wing of a path relative to ROOT, or null for the wiring (index.ts, types.ts) and code outside it. */
 const wingOf = (path) => (!path.startsWith('..') && WINGS.includes(path.split('/')[0]) && path.includes('/') ? path.split('/')[0] : null)
-/** The feature folder (wing/feature) of a path relative to ROOT, or null for a wing's own files and code outside the wings. */
-const folderOf = (path) => (wingOf(path) && path.split('/').length > 2 ? path.split('/').slice(0, 2).join('/') : null)
+/** Folders whose subfolders are folders of their own (learning/standards/cmi5, learning/standards/scorm). */
+const NESTED = ['learning/standards']
+/** The feature folder (wing/feature, or nested/name) of a path relative to ROOT, or null for a wing's own files and code outside the wings. */
+function folderOf(path) {
+  const parts = path.split('/')
+  if (!wingOf(path) || parts.length <= 2) return null
+  return NESTED.includes(parts.slice(0, 2).join('/')) && parts.length > 3 ? parts.slice(0, 3).join('/') : parts.slice(0, 2).join('/')
+}
+/** Imports no file may make: [from folder, to folder or its subfolders, why]. */
+const FORBIDDEN = [
+  ['learning/xapi', 'learning/launch', 'the LRS knows no launch session: launch registers its hooks'],
+  ['learning/xapi', 'learning/standards', 'the LRS knows no learning standard'],
+]
+/** Whether a folder is `folder` or one of its subfolders. */
+const within = (path, folder) => path === folder || path.startsWith(`${folder}/`)
 
 const strays = readdirSync(ROOT, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !WINGS.includes(entry.name))
 for (const stray of strays) console.error(`A folder outside the wings: ${ROOT}/${stray.name} (move it into one of ${WINGS.join(', ')})`)
 
 /** Imports from a wing into one above it. */
 const upward = []
+/** Imports FORBIDDEN names, and imports from one standard into another. */
+const barred = []
 /** folder → folder it imports → one file edge that shows it. */
 const edges = new Map()
 for (const [file, imports] of Object.entries(graph)) {
@@ -32,11 +50,14 @@ for (const [file, imports] of Object.entries(graph)) {
     if (fromWing && toWing && WINGS.indexOf(toWing) > WINGS.indexOf(fromWing)) upward.push(`${fromWing} → ${toWing}: ${edge}`)
     const [from, to] = [folderOf(file), folderOf(imported)]
     if (!from || !to || from === to) continue
+    for (const [source, target, why] of FORBIDDEN) if (within(from, source) && within(to, target)) barred.push(`${edge} (${why})`)
+    if (NESTED.some((nest) => from.startsWith(`${nest}/`) && to.startsWith(`${nest}/`))) barred.push(`${edge} (a standard imports no other)`)
     if (!edges.has(from)) edges.set(from, new Map())
     if (!edges.get(from).has(to)) edges.get(from).set(to, edge)
   }
 }
 for (const line of upward) console.error(`An import against the wings' direction (${WINGS.toReversed().join(' → ')}), ${line}`)
+for (const line of barred) console.error(`A barred import: ${line}`)
 
 /** A path of folders from `start` back to itself, or null. Breadth first, so the shortest loop is shown. */
 function loopFrom(start) {
@@ -64,8 +85,8 @@ for (const loop of loops.values()) {
   console.error(`Import loop between module folders: ${loop.join(' → ')}`)
   for (let i = 0; i < loop.length - 1; i++) console.error(`  ${edges.get(loop[i]).get(loop[i + 1])}`)
 }
-if (strays.length > 0 || upward.length > 0 || loops.size > 0) process.exit(1)
+if (strays.length > 0 || upward.length > 0 || barred.length > 0 || loops.size > 0) process.exit(1)
 const folders = new Set(Object.keys(graph).map(folderOf).filter(Boolean))
 console.log(
-  `✔ Imports run one way between the ${WINGS.length} wings (${WINGS.toReversed().join(' → ')}); no import loop between the ${folders.size} module folders`,
+  `✔ Imports run one way between the ${WINGS.length} wings (${WINGS.toReversed().join(' → ')}); no import loop between the ${folders.size} module folders; the LRS imports neither launch nor a standard, and no standard another`,
 )

@@ -7,7 +7,7 @@ import { loggerOptions } from './lib/logging.js'
 import { createStorage, type Storage } from './lib/storage.js'
 import { CONTENT_PREFIX, contentPaths } from './modules/learning/content/content.paths.js'
 import { contentRoutes } from './modules/learning/content/content.routes.js'
-import { playerRoutes } from './modules/learning/content/player.routes.js'
+import { playerRoutes } from './modules/learning/standards/scorm/player.routes.js'
 import type { App } from './modules/types.js'
 
 export interface ContentAppDeps {

@@ -25,11 +25,12 @@ import { analyticsRoutes } from './learning/analytics/analytics.routes.js'
 import { coursesRoutes } from './learning/courses/courses.routes.js'
 import { curriculumsRoutes } from './learning/curriculums/curriculums.routes.js'
 import { defineLearningJobs } from './learning/jobs.js'
-import { cmi5FetchRoutes, launchRoutes } from './learning/launch/launch.routes.js'
-import { scormRoutes } from './learning/launch/scorm.routes.js'
+import { launchRoutes } from './learning/launch/launch.routes.js'
 import { sessionCredentials } from './learning/launch/session-credentials.js'
+import { withStandards } from './learning/launch/standard.js'
 import { courseImportsRoutes, courseStructureRoutes } from './learning/packages/packages.routes.js'
 import { registrationReadRoutes, registrationsRoutes } from './learning/registrations/registrations.routes.js'
+import { STANDARDS } from './learning/standards/index.js'
 import { xapiCredentialsRoutes } from './learning/xapi/credentials.routes.js'
 import { LRS_AUTHENTICATORS, xapiRoutes } from './learning/xapi/xapi.routes.js'
 import { auditRoutes } from './platform/audit/audit.routes.js'
@@ -80,11 +81,11 @@ const registrations: Registration[] = [
   { plugin: coursesRoutes, prefix: '/api/v1/courses/', product: 'learn', aliases: ['/api/v1/learn/courses/'] },
   { plugin: courseImportsRoutes, prefix: '/api/v1/learn/course-imports', product: 'learn' },
   { plugin: courseStructureRoutes, prefix: '/api/v1/learn/courses/:course_id/structure', product: 'learn' },
-  // Launch and sessions (DECISIONS §13.4); cmi5's fetch URL is called by the AU, with no user token.
-  { plugin: launchRoutes, prefix: '/api/v1/learn', product: 'learn' },
-  { plugin: cmi5FetchRoutes, prefix: '/api/v1/learn/cmi5' },
-  // The SCORM player's runtime and commits authenticate with the session's credential (no product gate without a user token).
-  { plugin: scormRoutes, prefix: '/api/v1/learn/scorm' },
+  // Launch and sessions (DECISIONS §13.4), for every standard in learning/standards/index.ts.
+  { plugin: withStandards(launchRoutes, STANDARDS), prefix: '/api/v1/learn', product: 'learn' },
+  // Each standard's runtime (cmi5's fetch URL, the SCORM player's runtime and commits): called by the content with
+  // the session's credential, no user token, so no product gate. Their prefixes are in the standards' folders.
+  ...STANDARDS.flatMap((standard) => standard.runtime.routes(STANDARDS)),
   { plugin: curriculumsRoutes, prefix: '/api/v1/learn/curriculums', product: 'learn' },
   { plugin: assignmentsRoutes, prefix: '/api/v1/assignments/', product: 'learn', aliases: ['/api/v1/learn/assignments/'] },
   { plugin: assignmentUpdateRoutes, prefix: '/api/v1/assignments/', product: 'learn' },
@@ -109,7 +110,10 @@ const registrations: Registration[] = [
   { plugin: auditRoutes, prefix: '/api/v1/shared/audit-events' },
   { plugin: xapiCredentialsRoutes, prefix: '/api/v1/learn/xapi/credentials', product: 'learn' },
   // The LRS authenticates its own callers (a launch session's credential, Basic credentials; a staff token reads): see xapi/auth.ts.
-  { plugin: (app, deps) => xapiRoutes([sessionCredentials(deps.config), ...LRS_AUTHENTICATORS])(app, deps), prefix: '/api/v1/learn/xapi' },
+  {
+    plugin: (app, deps) => xapiRoutes([sessionCredentials(deps.config, STANDARDS), ...LRS_AUTHENTICATORS])(app, deps),
+    prefix: '/api/v1/learn/xapi',
+  },
 ]
 
 /** Marks every route of one registration: its product for the access check, and hidden from the document if an alias. */

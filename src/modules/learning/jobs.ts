@@ -3,6 +3,7 @@ import { FLEET_JOB_EXPIRE_SECONDS, type JobDeps } from '../platform/jobs/jobs.js
 import { expiredSessions } from './launch/sessions.queries.js'
 import { abandonExpired } from './launch/sessions.service.js'
 import { IMPORT_QUEUE, importHandler } from './packages/packages.import.js'
+import { PACKAGE_READERS, STANDARDS } from './standards/index.js'
 
 // A course import streams up to COURSE_PACKAGE_MAX_BYTES (1 GiB) into storage; the periodic run picks up
 // an import whose request to run was lost (queued while the queue could not be reached).
@@ -17,7 +18,7 @@ export function defineLearningJobs(jobs: Jobs, { db, config, storage, log }: Job
     name: IMPORT_QUEUE,
     // One run at a time, over every instance, works every running import; a request made meanwhile queues one more run.
     policy: 'stately',
-    handler: importHandler({ db, storage, config, log }),
+    handler: importHandler({ db, storage, config, log, readers: PACKAGE_READERS }),
     everySeconds: IMPORT_EVERY_SECONDS,
     expireInSeconds: IMPORT_EXPIRE_SECONDS,
   })
@@ -26,7 +27,7 @@ export function defineLearningJobs(jobs: Jobs, { db, config, storage, log }: Job
     policy: 'short',
     // Learners close windows without terminating: a session past its expiry is abandoned (DECISIONS §13.4),
     // a batch per run, oldest first.
-    handler: async () => abandonExpired({ db, config }, await expiredSessions(db, SWEEP_BATCH)),
+    handler: async () => abandonExpired({ db, config, standards: STANDARDS }, await expiredSessions(db, SWEEP_BATCH)),
     everySeconds: SESSION_SWEEP_EVERY_SECONDS,
     expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
   })

@@ -3,10 +3,7 @@ import { notFound } from '../../../lib/errors.js'
 import { ErrorBody } from '../../../lib/schemas.js'
 import { findRegistration } from '../registrations/registrations.queries.js'
 import { Registration } from '../registrations/registrations.schemas.js'
-import type { ModulePlugin } from '../../types.js'
 import {
-  FetchAnswer,
-  FetchParams,
   Launch,
   LaunchCreate,
   LearningSession,
@@ -17,14 +14,14 @@ import {
   Waive,
 } from './launch.schemas.js'
 import { launch, waive } from './launch.service.js'
-import { fetchAuthToken } from './session-credentials.js'
 import { listSessions } from './sessions.queries.js'
 import { abandonSession } from './sessions.service.js'
+import type { StandardsPlugin } from './standard.js'
 
 const tags = ['launch']
 
 /** Launch, sessions, waive and abandon (DECISIONS §13.4), under /api/v1/learn. */
-export const launchRoutes: ModulePlugin = (app, deps) => {
+export const launchRoutes: StandardsPlugin = (app, deps) => {
   const { db } = deps
   app.post(
     '/registrations/:registration_id/launch',
@@ -100,38 +97,5 @@ export const launchRoutes: ModulePlugin = (app, deps) => {
       },
     },
     async (request) => abandonSession(deps, request.actor, request.params.session_id),
-  )
-}
-
-/**
- * cmi5's fetch URL (§8.2), called by the AU from the content origin or its own host: no user token,
- * open CORS like the LRS, HTTP 200 for the token and for cmi5's error body alike.
- */
-export const cmi5FetchRoutes: ModulePlugin = (app, { db }) => {
-  // AUs POST with whatever body and media type their library sends: the token is in the path.
-  app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined))
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('access-control-allow-origin', request.headers.origin ?? '*').header('vary', 'Origin')
-  })
-  app.options('/fetch/:token', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
-    reply.status(204).header('access-control-allow-methods', 'POST').header('access-control-allow-headers', 'content-type').send(),
-  )
-  app.post(
-    '/fetch/:token',
-    {
-      config: { public: true },
-      schema: {
-        operationId: 'fetchAuthToken',
-        summary: "cmi5's fetch URL",
-        description:
-          'The launch URL names it. The first POST answers the session credential as `auth-token`; later calls answer cmi5\'s error body (`error-code` 1: used or ended, 2: not this LMS\'s). Both with HTTP 200.',
-        tags,
-        security: [],
-        params: FetchParams,
-        response: { 200: FetchAnswer },
-      },
-    },
-    async (request) => fetchAuthToken(db, request.params.token),
   )
 }

@@ -85,10 +85,3 @@ export type Waive = Static<typeof Waive>
 
 export const RegistrationIdParams = IdParams('registration_id')
 export const SessionIdParams = IdParams('session_id')
-export const FetchParams = Type.Object({ token: Type.String({ maxLength: 200 }) })
-
-/** The fetch URL's answers (cmi5 §8.2): the token once, then cmi5's error body, both with HTTP 200. */
-export const FetchAnswer = Type.Union(
-  [Type.Object({ 'auth-token': Type.String() }), Type.Object({ 'error-code': Type.String(), 'error-text': Type.String() })],
-  { examples: [{ 'auth-token': 'c2Vzc2lvbi4uLjpzZWNyZXQ=' }] },
-)

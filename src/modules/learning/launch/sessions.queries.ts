@@ -144,14 +144,15 @@ export async function lastRuntime(db: Db, registrationId: string, auIndex: numbe
   return row?.runtime ?? null
 }
 
-/** A session by id alone with its learner, for its own credential (checked against the secret's hash by the caller). */
+/** A session by id alone with its learner and standard, for its own credential (checked against the secret's hash by the caller). */
 export function findSession(db: Db, sessionId: string) {
   return db
     .selectFrom('learning_sessions')
     .innerJoin('registrations', 'registrations.id', 'learning_sessions.registration_id')
     .innerJoin('assignments', 'assignments.id', 'registrations.assignment_id')
+    .innerJoin('course_packages', 'course_packages.id', 'learning_sessions.package_id')
     .selectAll('learning_sessions')
-    .select('assignments.user_id')
+    .select(['assignments.user_id', 'course_packages.standard'])
     .where('learning_sessions.id', '=', sessionId)
     .executeTakeFirst()
 }

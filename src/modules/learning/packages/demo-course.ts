@@ -1,13 +1,9 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import type { Config } from '../../../config.js'
-import type { Db } from '../../../db/database.js'
-import type { Storage } from '../../../lib/storage.js'
 import { insertCourse } from '../courses/courses.queries.js'
-import { importHandler } from './packages.import.js'
+import { type ImportDeps, importHandler } from './packages.import.js'
 import { insertImport } from './packages.queries.js'
 
 /**
@@ -18,7 +14,7 @@ import { insertImport } from './packages.queries.js'
  * Without the zip (an install without devDependencies) the demo has no course to take.
  */
 export async function seedDemoCourse(
-  deps: { db: Db; storage: Storage; config: Config; log: FastifyBaseLogger },
+  deps: ImportDeps,
   demo: { organizationId: string; adminId: string; crewId: string },
   zipPath: string,
 ): Promise<string | null> {

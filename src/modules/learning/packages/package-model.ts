@@ -33,6 +33,21 @@ export interface ParsedPackage {
 /** The files of the package, by their path inside it; null for a course structure imported alone. */
 export type PackageFiles = ReadonlySet<string> | null
 
+/** What a manifest's reader finds: the package, or every rule it breaks, and the standard once known. */
+export interface ReadManifest {
+  parsed: ParsedPackage | null
+  errors: PackageErrors
+  standard?: CourseStandard
+}
+
+/** How a standard reads its packages: the manifest at a package's root that names the standard. */
+export interface PackageReader {
+  manifest: string
+  /** Whether the manifest may be imported alone (an XML upload, every URL absolute). */
+  alone: boolean
+  read(text: string, files: PackageFiles): Promise<ReadManifest>
+}
+
 /** C0 controls and DEL: every code unit outside the printable ASCII range and U+0080 onwards. */
 export const CONTROL_CHARACTERS = /[^\x20-\x7e\u0080-\uffff]/g
 

@@ -7,9 +7,7 @@ import type { Config } from '../../../config.js'
 import type { Storage } from '../../../lib/storage.js'
 import type { UploadRow } from '../../platform/uploads/uploads.queries.js'
 import { type ArchiveLimits, openArchive, type PackageArchive } from './archive.js'
-import { CMI5_FILE, readCmi5 } from './cmi5.js'
-import { ImportFailure, type ParsedPackage } from './package-model.js'
-import { readScorm, SCORM_FILE } from './scorm.js'
+import { ImportFailure, type PackageReader, type ParsedPackage } from './package-model.js'
 import { MAX_MANIFEST_BYTES } from './xml.js'
 
 /** DECISIONS §13.2: an archive may expand to 4 × COURSE_PACKAGE_MAX_BYTES at most. */
@@ -43,37 +41,47 @@ async function readWhole(stream: Readable, signal: AbortSignal): Promise<string 
 const tooLarge = (path: string) => ImportFailure.of('manifest_too_large', `The manifest is larger than ${MAX_MANIFEST_BYTES} bytes`, path)
 
 /**
- * Detects the standard and checks every rule; a package that breaks one is an ImportFailure. The zip
- * is spooled to `work` (yauzl reads the central directory at its end); nothing is extracted.
+ * Detects the standard by its manifest (the readers in the order the standards are listed) and checks
+ * every rule; a package that breaks one is an ImportFailure. The zip is spooled to `work` (yauzl reads
+ * the central directory at its end); nothing is extracted.
  */
-export async function examine(storage: Storage, config: Config, upload: UploadRow, work: string, signal: AbortSignal): Promise<Examined> {
+export async function examine(
+  { storage, config, readers }: { storage: Storage; config: Config; readers: readonly PackageReader[] },
+  upload: UploadRow,
+  work: string,
+  signal: AbortSignal,
+): Promise<Examined> {
   if (upload.mime === 'text/xml') {
+    const reader = readers.find((r) => r.alone)
+    if (!reader) throw ImportFailure.of('no_manifest', 'No standard imports a manifest alone')
     const text = await readWhole(storage.read(upload.storage_key), signal)
-    if (text === null) throw tooLarge(CMI5_FILE)
-    const { parsed, errors } = await readCmi5(text, null)
-    if (!parsed) throw new ImportFailure(errors.list, 'cmi5')
-    return { parsed, archive: null }
+    if (text === null) throw tooLarge(reader.manifest)
+    return { parsed: await readWith(reader, text, null), archive: null }
   }
   const file = join(work, 'package.zip')
   await pipeline(storage.read(upload.storage_key), createWriteStream(file), { signal })
   const archive = await openArchive(file, (await stat(file)).size, archiveLimits(config))
   try {
-    return { parsed: await readManifest(archive, signal), archive }
+    return { parsed: await readManifest(readers, archive, signal), archive }
   } catch (error) {
     archive.close()
     throw error
   }
 }
 
-async function readManifest(archive: PackageArchive, signal: AbortSignal): Promise<ParsedPackage> {
-  const files = new Set(archive.files.keys())
-  const manifest = files.has(CMI5_FILE) ? CMI5_FILE : files.has(SCORM_FILE) ? SCORM_FILE : null
-  if (!manifest) throw ImportFailure.of('no_manifest', `Neither ${CMI5_FILE} nor ${SCORM_FILE} is at the package's root`)
-  const text = await archive.readText(manifest, signal)
-  if (text === null) throw tooLarge(manifest)
-  const read = manifest === CMI5_FILE ? { ...(await readCmi5(text, files)), standard: 'cmi5' as const } : readScorm(text, files)
+async function readWith(reader: PackageReader, text: string, files: ReadonlySet<string> | null): Promise<ParsedPackage> {
+  const read = await reader.read(text, files)
   if (!read.parsed) throw new ImportFailure(read.errors.list, read.standard ?? null)
   return read.parsed
+}
+
+async function readManifest(readers: readonly PackageReader[], archive: PackageArchive, signal: AbortSignal): Promise<ParsedPackage> {
+  const files = new Set(archive.files.keys())
+  const reader = readers.find((r) => files.has(r.manifest))
+  if (!reader) throw ImportFailure.of('no_manifest', `Neither ${readers.map((r) => r.manifest).join(' nor ')} is at the package's root`)
+  const text = await archive.readText(reader.manifest, signal)
+  if (text === null) throw tooLarge(reader.manifest)
+  return readWith(reader, text, files)
 }
 
 /** Removes what an import wrote; a store that cannot be reached keeps them (a rerun writes the same keys). */

@@ -9,7 +9,7 @@ import type { EventSource } from '../../../lib/events.js'
 import type { Storage } from '../../../lib/storage.js'
 import { insertCourse, updateCourse } from '../courses/courses.queries.js'
 import { findUpload } from '../../platform/uploads/uploads.queries.js'
-import { ImportFailure, type ParsedPackage } from './package-model.js'
+import { ImportFailure, type PackageReader, type ParsedPackage } from './package-model.js'
 import { examine, removeAll, storeFiles } from './packages.examine.js'
 import {
   countFailedRun,
@@ -30,11 +30,13 @@ const CANCEL_CHECK_MS = 1000
 /** Where a package version's files live: one prefix per import, so a rerun of the same import writes the same keys. */
 export const packagePrefix = (orgId: string, importId: string) => `${orgId}/packages/${importId}/`
 
-interface ImportDeps {
+export interface ImportDeps {
   db: Db
   storage: Storage
   config: Config
   log: FastifyBaseLogger
+  /** The standards' package readers (standards/index.ts). */
+  readers: readonly PackageReader[]
 }
 
 type RunningImport = ImportRow & { running_seconds: number }
@@ -64,13 +66,14 @@ function complete(db: Db, row: ImportRow, parsed: ParsedPackage, prefix: string)
   })
 }
 
-async function runImport({ db, storage, config }: ImportDeps, row: ImportRow, signal: AbortSignal): Promise<void> {
+async function runImport(deps: ImportDeps, row: ImportRow, signal: AbortSignal): Promise<void> {
+  const { db, storage } = deps
   signal.throwIfAborted()
   const upload = await findUpload(db, row.organization_id, row.upload_id)
   if (!upload) throw ImportFailure.of('upload_missing', 'The uploaded package is gone')
   const work = await mkdtemp(join(tmpdir(), 'seaworthy-import-'))
   try {
-    const { parsed, archive } = await examine(storage, config, upload, work, signal)
+    const { parsed, archive } = await examine(deps, upload, work, signal)
     const prefix = packagePrefix(row.organization_id, row.id)
     const written = archive ? await storeFiles(storage, archive, prefix, signal).finally(() => archive.close()) : []
     const outcome = await complete(db, row, parsed, prefix).catch(async (error: unknown) => {

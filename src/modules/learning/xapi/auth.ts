@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { MANAGERS } from '../../../lib/access.js'
 import { actorOfToken } from '../../../lib/auth.js'
+import { basicCredential } from '../../../lib/basic-auth.js'
 import type { Db } from '../../../db/database.js'
 import type { ModuleDeps } from '../../types.js'
 import type { XapiAgent } from './agents.js'
@@ -24,15 +25,17 @@ export interface XapiPrincipal {
 }
 
 /**
- * A launch session's credential (cmi5's fetch auth-token), made by the launch module: its statements are
+ * A launch session's credential (cmi5's fetch auth-token), made by the learning wiring: its statements are
  * by this actor in this registration, its state documents about them and this activity, and it reads only
- * the registration. `store` stores its statements under the session's own rules (cmi5 §9.3) in the
- * transaction it is given, calling `storeAll` for the statements themselves.
+ * the registration. `store` stores its statements under its standard's rules (cmi5 §9.3) in the
+ * transaction it is given, calling `storeAll` for the statements themselves. The LRS knows no standard.
  */
 export interface XapiSession {
   actorKey: string
   registration: string
   activityId: string
+  /** State documents the LMS writes for the session (cmi5's LMS.LaunchData): the session reads them and never writes them. */
+  lmsStates: readonly string[]
   store(trx: Db, statements: readonly Record<string, any>[], storeAll: () => Promise<string[]>): Promise<string[]>
   /** Told of each State document the session reads (cmi5 §10: the LMS records the read of LMS.LaunchData). */
   stateRead(db: Db, stateId: string): Promise<void>
@@ -70,15 +73,11 @@ export const readsOnlyOwn = (principal: XapiPrincipal) =>
 
 /** An LRS credential: HTTP Basic `key:secret`, the secret checked against its SHA-256 (secrets are 256 random bits). */
 export const basicCredentials: XapiAuthenticator = async (authorization, { db, config }) => {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization)
-  if (!match) return null
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8')
-  const colon = decoded.indexOf(':')
-  if (colon < 1) return null
-  const credential = await findCredentialByKey(db, decoded.slice(0, colon))
+  const given = basicCredential(authorization)
+  if (!given) return null
+  const credential = await findCredentialByKey(db, given.key)
   if (!credential) return null
-  const given = Buffer.from(hashSecret(decoded.slice(colon + 1)), 'hex')
-  if (!timingSafeEqual(given, Buffer.from(credential.secret_hash, 'hex'))) return null
+  if (!timingSafeEqual(Buffer.from(hashSecret(given.secret), 'hex'), Buffer.from(credential.secret_hash, 'hex'))) return null
   return {
     orgId: credential.organization_id,
     credentialId: credential.id,

@@ -6,8 +6,8 @@ import type { StatementParts } from './multipart.js'
 
 export type XapiMethod = 'GET' | 'PUT' | 'POST' | 'DELETE'
 
-/** One call to the LRS as the handlers read it, the same whether it came plainly or in the alternate request syntax. */
-export interface XapiCall {
+/** One request to the LRS as the handlers read it, the same whether it came plainly or in the alternate request syntax. */
+export interface XapiRequest {
   method: XapiMethod
   query: Record<string, string>
   /** Lower-cased names. */
@@ -18,17 +18,30 @@ export interface XapiCall {
   /** The media type alone, lower-cased ('' when none). */
   mediaType: string
   contentType: string
+}
+
+/** A request with its authenticated caller: what every resource but an open one handles. */
+export interface XapiCall extends XapiRequest {
   principal: XapiPrincipal
 }
 
 export type XapiHandler = (call: XapiCall, reply: FastifyReply) => Promise<unknown>
 
-export interface XapiResource {
+/** A resource that answers only authenticated callers who send the version header. */
+interface GuardedResource {
   path: string
-  /** Answers without credentials or a version header (`about`). */
-  open?: boolean
+  open?: false
   methods: Partial<Record<XapiMethod, XapiHandler>>
 }
+
+/** A resource that answers without credentials or a version header (`about`): its handlers have no caller. */
+interface OpenResource {
+  path: string
+  open: true
+  methods: Partial<Record<XapiMethod, (request: XapiRequest, reply: FastifyReply) => Promise<unknown>>>
+}
+
+export type XapiResource = GuardedResource | OpenResource
 
 const VERSION = /^1\.0(\.\d+)?$/
 /** Headers the alternate request syntax carries as form fields (xAPI 1.0.3 §1.3, "Alternate Request Syntax"). */
@@ -77,6 +90,31 @@ function alternateCall(request: FastifyRequest, query: Record<string, string>) {
   return { method: method as XapiMethod, headers, query: params, body }
 }
 
+/** The request read as xAPI sees it: plain, or the call an alternate-syntax POST stands for. */
+function readRequest(request: FastifyRequest): XapiRequest {
+  const query = singleValues(request.query as Record<string, unknown>)
+  const body = request.body as Buffer | StatementParts | undefined
+  const plain = request.method === 'POST' && query.method !== undefined ? null : request
+  const parts = plain
+    ? {
+        method: (request.method === 'HEAD' ? 'GET' : request.method) as XapiMethod,
+        headers: request.headers as Record<string, string>,
+        query,
+        body: Buffer.isBuffer(body) ? body : undefined,
+        multipart: Buffer.isBuffer(body) ? undefined : body,
+      }
+    : alternateCall(request, query)
+  const contentType = parts.headers['content-type'] ?? ''
+  return { ...parts, contentType, mediaType: contentType.split(';')[0].trim().toLowerCase() }
+}
+
+/** The resource's handler of a method; a method it lacks is xAPI's 400. */
+function methodOf<H>(resource: { path: string; methods: Partial<Record<XapiMethod, H>> }, method: XapiMethod): H {
+  const handler = resource.methods[method]
+  if (!handler) throw badRequest(`${method} is not a method of ${resource.path}`)
+  return handler
+}
+
 /**
  * Registers each resource's methods on one route that reads the call (plain or alternate syntax),
  * checks the version header and authenticates, then hands it to the method's handler. HEAD is GET
@@ -96,30 +134,14 @@ export function registerResources(
       config: { public: true },
       schema: { hide: true },
       handler: async (request, reply) => {
-        const query = singleValues(request.query as Record<string, unknown>)
-        const body = request.body as Buffer | StatementParts | undefined
-        const plain = request.method === 'POST' && query.method !== undefined ? null : request
-        const parts = plain
-          ? {
-              method: (request.method === 'HEAD' ? 'GET' : request.method) as XapiMethod,
-              headers: request.headers as Record<string, string>,
-              query,
-              body: Buffer.isBuffer(body) ? body : undefined,
-              multipart: Buffer.isBuffer(body) ? undefined : body,
-            }
-          : alternateCall(request, query)
-        const handler = resource.methods[parts.method]
-        if (!handler) throw badRequest(`${parts.method} is not a method of ${resource.path}`)
-        const version = parts.headers['x-experience-api-version']
-        if (!resource.open && (version === undefined || !VERSION.test(version))) {
+        const call = readRequest(request)
+        if (resource.open) return methodOf(resource, call.method)(call, reply)
+        const handler = methodOf(resource, call.method)
+        const version = call.headers['x-experience-api-version']
+        if (version === undefined || !VERSION.test(version))
           throw badRequest('X-Experience-API-Version: send 1.0.3 (any 1.0.x is accepted)')
-        }
-        const principal = resource.open
-          ? (null as unknown as XapiPrincipal)
-          : await authenticate(parts.headers.authorization, authenticators, deps)
-        const contentType = parts.headers['content-type'] ?? ''
-        const mediaType = contentType.split(';')[0].trim().toLowerCase()
-        return handler({ ...parts, contentType, mediaType, principal }, reply)
+        const principal = await authenticate(call.headers.authorization, authenticators, deps)
+        return handler({ ...call, principal }, reply)
       },
     })
   }

@@ -10,7 +10,7 @@ const isOwn = (session: XapiSession, statement: Json) =>
   agentKey(statement?.actor as XapiAgent) === session.actorKey &&
   String(statement?.context?.registration ?? '').toLowerCase() === session.registration
 
-/** A session credential writes only statements by its actor in its registration (cmi5 §9.3; the launch module adds its own rules). */
+/** A session credential writes only statements by its actor in its registration (cmi5 §9.3; its standard adds its own rules). */
 export function assertSessionStatements(principal: XapiPrincipal, statements: readonly unknown[]): void {
   const { session } = principal
   if (!session) return
@@ -25,13 +25,10 @@ export function assertSessionReads(principal: XapiPrincipal, statement: Json): v
     throw new XapiError(403, "A session's credential reads only statements by its actor in its registration")
 }
 
-/** The State document the LMS writes before a launch (cmi5 §10): the AU reads it and never writes it. */
-export const LAUNCH_DATA = 'LMS.LaunchData'
-
 /**
  * A session credential reaches only the state of its actor, activity and registration (never writing
- * LMS.LaunchData, nor deleting every state at once), and reads only its actor's agent profile (cmi5's
- * `cmi5LearnerPreferences`, §11).
+ * the LMS's own states, cmi5's LMS.LaunchData, nor deleting every state at once), and reads only its
+ * actor's agent profile (cmi5's `cmi5LearnerPreferences`, §11).
  */
 export function assertSessionDocument(principal: XapiPrincipal, scope: DocumentScope, access: { id: string | null; write: boolean }): void {
   const { session } = principal
@@ -44,6 +41,6 @@ export function assertSessionDocument(principal: XapiPrincipal, scope: DocumentS
         scope.agentKey === session.actorKey &&
         scope.registration === session.registration
   if (!own) throw new XapiError(403, "A session's credential reaches only the state of its actor, activity and registration")
-  if (access.write && (access.id === null || access.id === LAUNCH_DATA))
-    throw new XapiError(403, 'The LMS writes LMS.LaunchData; an AU reads it')
+  if (access.write && (access.id === null || session.lmsStates.includes(access.id)))
+    throw new XapiError(403, `The LMS writes ${session.lmsStates.join(', ')}; an AU reads it`)
 }

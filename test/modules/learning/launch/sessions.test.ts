@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { expiredSessions } from '../../../../src/modules/learning/launch/sessions.queries.js'
 import { abandonExpired } from '../../../../src/modules/learning/launch/sessions.service.js'
+import { STANDARDS } from '../../../../src/modules/learning/standards/index.js'
 import { useTestApp } from '../../../app.js'
 import { createOrg, useOrg } from '../../../factories.js'
 import { fetchPath, launchAu } from '../../../fixtures/cmi5-session.js'
@@ -158,7 +159,7 @@ describe('sessions as attempts', () => {
     await t.database.db.updateTable('learning_sessions').set({ expires_at: sql<Date>`now() - interval '1 minute'` }).where('id', '=', au.sessionId).execute()
     const expired = (await expiredSessions(t.database.db, 1000)).filter((s) => s.id === au.sessionId)
     expect(expired).toHaveLength(1)
-    const deps = { db: t.database.db, config: t.config }
+    const deps = { db: t.database.db, config: t.config, standards: STANDARDS }
     await abandonExpired(deps, expired)
     await abandonExpired(deps, expired)
     expect((await verbsOf(registrationId)).filter((verb) => verb === 'abandoned')).toHaveLength(1)

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { createStorage } from '../../../../src/lib/storage.js'
 import { seedDemo } from '../../../../src/modules/crew/demo/demo.service.js'
 import { seedDemoCourse } from '../../../../src/modules/learning/packages/demo-course.js'
+import { PACKAGE_READERS } from '../../../../src/modules/learning/standards/index.js'
 import { client, useTestApp } from '../../../app.js'
 
 // The first start's course (issue 28 item 7): built from demo-course/ as the install's build does, imported
@@ -26,7 +27,7 @@ describe('the demo course', () => {
     const zip = join(await mkdtemp(join(tmpdir(), 'seaworthy-demo-course-')), 'demo-course.zip')
     await promisify(execFile)(process.execPath, ['scripts/build-demo-course.mjs', zip])
     const demo = await seedDemo(t.database.db)
-    const deps = { db: t.database.db, storage: createStorage(t.config), config: t.config, log: pino({ level: 'silent' }) }
+    const deps = { db: t.database.db, storage: createStorage(t.config), config: t.config, log: pino({ level: 'silent' }), readers: PACKAGE_READERS }
     const courseId = await seedDemoCourse(deps, demo, zip)
     expect(courseId).not.toBeNull()
 
@@ -44,7 +45,7 @@ describe('the demo course', () => {
 
   it('is skipped when the install has no demo package', async () => {
     const demo = await seedDemo(t.database.db)
-    const deps = { db: t.database.db, storage: createStorage(t.config), config: t.config, log: pino({ level: 'silent' }) }
+    const deps = { db: t.database.db, storage: createStorage(t.config), config: t.config, log: pino({ level: 'silent' }), readers: PACKAGE_READERS }
     expect(await seedDemoCourse(deps, demo, join(tmpdir(), 'no-such-demo-course.zip'))).toBeNull()
   })
 })

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../app.js'
-import { createOrg, type TestOrg } from '../../../factories.js'
-import { launchParameters, loadCmi5 } from '../../../fixtures/cmi5-client.js'
-import { packagedCourse } from '../../../fixtures/launch.js'
-import { enroll } from '../../../fixtures/registrations.js'
-import { lrs } from '../../../fixtures/xapi.js'
+import { buildTestApp, type TestApp } from '../../../../app.js'
+import { createOrg, type TestOrg } from '../../../../factories.js'
+import { launchParameters, loadCmi5 } from '../../../../fixtures/cmi5-client.js'
+import { packagedCourse } from '../../../../fixtures/launch.js'
+import { enroll } from '../../../../fixtures/registrations.js'
+import { lrs } from '../../../../fixtures/xapi.js'
 
 // The cmi5 client library @xapi/cmi5 as an AU would run it: over real HTTP, from the launch URL.
 let Cmi5: Awaited<ReturnType<typeof loadCmi5>>

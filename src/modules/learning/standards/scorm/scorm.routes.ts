@@ -1,5 +1,5 @@
-import { ErrorBody } from '../../../lib/schemas.js'
-import type { ModulePlugin } from '../../types.js'
+import { ErrorBody } from '../../../../lib/schemas.js'
+import type { StandardsPlugin } from '../../launch/standard.js'
 import { CommitAnswer, ScormRuntime, ScormSessionParams } from './scorm.schemas.js'
 import { commitScorm, scormRuntime } from './scorm.service.js'
 
@@ -9,7 +9,7 @@ const tags = ['launch']
  * The SCORM player's API (DECISIONS §13.4), called from the content origin with the session's own
  * credential (never a user token): open CORS, as the LRS and cmi5's fetch URL.
  */
-export const scormRoutes: ModulePlugin = (app, deps) => {
+export const scormRoutes: StandardsPlugin = (app, deps) => {
   // scorm-again commits JSON, and its unload beacon sends the same JSON as text/plain: both read as text.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1_048_576 }, (_request, body, done) => done(null, body))

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { useTestApp } from '../../../app.js'
-import { useOrg } from '../../../factories.js'
-import { launchAu } from '../../../fixtures/cmi5-session.js'
-import { packagedCourse } from '../../../fixtures/launch.js'
-import { enroll } from '../../../fixtures/registrations.js'
+import { useTestApp } from '../../../../app.js'
+import { useOrg } from '../../../../factories.js'
+import { launchAu } from '../../../../fixtures/cmi5-session.js'
+import { packagedCourse } from '../../../../fixtures/launch.js'
+import { enroll } from '../../../../fixtures/registrations.js'
 
 // cmi5's statement rules (§9.3) as the LMS enforces them on a session's credential: a statement that
 // breaks one is refused with 403 and nothing of its batch is stored.

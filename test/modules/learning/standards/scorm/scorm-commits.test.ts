@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { useTestApp } from '../../../app.js'
-import { createOrg } from '../../../factories.js'
-import { packagedCourse } from '../../../fixtures/launch.js'
-import { enroll } from '../../../fixtures/registrations.js'
-import { scormPlayer } from '../../../fixtures/scorm.js'
+import { useTestApp } from '../../../../app.js'
+import { createOrg } from '../../../../factories.js'
+import { packagedCourse } from '../../../../fixtures/launch.js'
+import { enroll } from '../../../../fixtures/registrations.js'
+import { scormPlayer } from '../../../../fixtures/scorm.js'
 
 // SCORM commits never answer 5xx (DECISIONS §13.7): text PostgreSQL cannot hold is kept with U+FFFD in its
 // place; suspend_data past the standard's size, values of the wrong type and nesting no cmi has are refused

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { XapiAgent } from '../xapi/agents.js'
-import { durationResult, VERB } from './cmi5.js'
+import type { XapiAgent } from '../../xapi/agents.js'
+import { durationResult, VERB } from '../../xapi/vocabulary.js'
 import type { AnsweredInteraction } from './scorm-runtime.js'
 
 const ANSWERED = 'http://adlnet.gov/expapi/verbs/answered'

@@ -1,4 +1,4 @@
-import { compileSchema } from '../../../lib/validation.js'
+import { compileSchema } from '../../../../lib/validation.js'
 import { type CommitAnswer, Scorm12Cmi, Scorm2004Cmi, type ScormStandard } from './scorm.schemas.js'
 
 // A SCORM commit's body as the service keeps it (DECISIONS §13.7): text made storable, the elements the

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type { XapiAgent } from '../xapi/agents.js'
+import type { Run } from '../../launch/standard.js'
+import type { AuRow } from '../../launch/sessions.queries.js'
+import type { XapiAgent } from '../../xapi/agents.js'
+import { VERB } from '../../xapi/vocabulary.js'
 
-/** cmi5's vocabulary (cmi5 §9.3, §9.6). */
-export const VERB = {
-  launched: 'http://adlnet.gov/expapi/verbs/launched',
-  initialized: 'http://adlnet.gov/expapi/verbs/initialized',
-  completed: 'http://adlnet.gov/expapi/verbs/completed',
-  passed: 'http://adlnet.gov/expapi/verbs/passed',
-  failed: 'http://adlnet.gov/expapi/verbs/failed',
-  terminated: 'http://adlnet.gov/expapi/verbs/terminated',
-  abandoned: 'https://w3id.org/xapi/adl/verbs/abandoned',
-  waived: 'https://w3id.org/xapi/adl/verbs/waived',
-  satisfied: 'https://w3id.org/xapi/adl/verbs/satisfied',
-} as const
+// cmi5's vocabulary (cmi5 §9.3, §9.6; its verbs are ADL's, in xapi/vocabulary.ts) and the LMS's own statements.
 
 export const CMI5_CATEGORY = 'https://w3id.org/xapi/cmi5/context/categories/cmi5'
 export const MOVEON_CATEGORY = 'https://w3id.org/xapi/cmi5/context/categories/moveon'
@@ -27,12 +19,14 @@ export const EXTENSION = {
   reason: 'https://w3id.org/xapi/cmi5/result/extensions/reason',
 } as const
 
+/** The State document the LMS writes before a launch (cmi5 §10): the AU reads it and never writes it. */
+export const LAUNCH_DATA = 'LMS.LaunchData'
+
 /** The verbs of cmi5-defined statements an AU may send (cmi5 §9.3). */
 export const AU_VERBS: ReadonlySet<string> = new Set([VERB.initialized, VERB.completed, VERB.passed, VERB.failed, VERB.terminated])
 
-/** The ids the LMS makes (cmi5 §8.1.5, §9.4): stable per registration and AU, never the publisher's. */
+/** The ids the LMS makes for blocks and the course (cmi5 §9.4): stable per package version, never the publisher's. */
 export const lmsIds = (publicUrl: string) => ({
-  au: (registrationId: string, auIndex: number) => `${publicUrl}/learn/registrations/${registrationId}/aus/${auIndex}`,
   block: (packageId: string, blockIndex: number) => `${publicUrl}/learn/packages/${packageId}/blocks/${blockIndex}`,
   course: (packageId: string) => `${publicUrl}/learn/packages/${packageId}/course`,
 })
@@ -51,8 +45,6 @@ export const contextTemplate = (sessionId: string, publisherId: string) => ({
   contextActivities: { grouping: [{ id: publisherId }] },
   extensions: { [EXTENSION.sessionId]: sessionId },
 })
-
-const iso8601Seconds = (seconds: number) => `PT${Math.max(0, Math.round(seconds * 100) / 100)}S`
 
 /** One statement the LMS writes about an AU (launched, abandoned, waived) or a block or the course (satisfied). */
 export function lmsStatement(
@@ -78,7 +70,24 @@ export function lmsStatement(
   }
 }
 
-export const durationResult = (seconds: number) => ({ duration: iso8601Seconds(seconds) })
+export const statementContext = (run: Run, sessionId: string, au?: AuRow): LmsStatementContext => ({
+  actor: run.learner,
+  registration: run.reg.id,
+  sessionId,
+  publisherId: au?.publisher_id ?? run.reg.publisher_id ?? run.packageId,
+})
 
-export const BLOCK_TYPE = 'https://w3id.org/xapi/cmi5/activitytype/block'
-export const COURSE_TYPE = 'https://w3id.org/xapi/cmi5/activitytype/course'
+const BLOCK_TYPE = 'https://w3id.org/xapi/cmi5/activitytype/block'
+const COURSE_TYPE = 'https://w3id.org/xapi/cmi5/activitytype/course'
+
+/** `satisfied` for each block and the course newly satisfied (cmi5 §9.3.9), each grouped under its own publisher id (§9.6.2.3). */
+export function satisfiedStatements(publicUrl: string, run: Run, sessionId: string, newly: { blocks: number[]; course: boolean }) {
+  const ids = lmsIds(publicUrl)
+  const at = statementContext(run, sessionId)
+  return [
+    ...newly.blocks.map((index) =>
+      lmsStatement({ ...at, publisherId: run.blocks[index].id }, 'satisfied', { id: ids.block(run.packageId, index), type: BLOCK_TYPE }),
+    ),
+    ...(newly.course ? [lmsStatement(at, 'satisfied', { id: ids.course(run.packageId), type: COURSE_TYPE })] : []),
+  ]
+}

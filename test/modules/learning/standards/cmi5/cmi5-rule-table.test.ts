@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { CMI5_RULES } from '../../../../src/modules/learning/launch/cmi5-rule-table.js'
-import { type Started, type Start, sendRaw, useCmi5Aus } from '../../../fixtures/cmi5-au.js'
-import { refusal, statementOf } from '../../../fixtures/cmi5-client.js'
-import type { packagedCourse } from '../../../fixtures/launch.js'
+import { CMI5_RULES } from '../../../../../src/modules/learning/standards/cmi5/cmi5-rule-table.js'
+import { type Started, type Start, sendRaw, useCmi5Aus } from '../../../../fixtures/cmi5-au.js'
+import { refusal, statementOf } from '../../../../fixtures/cmi5-client.js'
+import type { packagedCourse } from '../../../../fixtures/launch.js'
 
 // Every rule of cmi5's statement rule table broken once by an AU that @xapi/cmi5 runs over real HTTP: the
 // LRS refuses the statement (403 naming the rule; xAPI's own rules 400) and stores nothing of it.

@@ -1,5 +1,5 @@
-import type { MoveOn } from '../packages/packages.schemas.js'
-import { MAX_SECONDS } from '../registrations/registrations.schemas.js'
+import type { MoveOn } from '../../packages/packages.schemas.js'
+import { MAX_SECONDS } from '../../registrations/registrations.schemas.js'
 import type { ScormStandard } from './scorm.schemas.js'
 
 type Json = Record<string, any>
@@ -44,10 +44,7 @@ export function durationSeconds(value: unknown): number | null {
  * session's); at most what the duration column holds.
  */
 export function sessionSeconds(standard: ScormStandard, cmi: Json): number | null {
-  const [session, total] =
-    standard === 'scorm12'
-      ? [timespanSeconds(cmi.core?.session_time), timespanSeconds(cmi.core?.total_time)]
-      : [durationSeconds(cmi.session_time), durationSeconds(cmi.total_time)]
+  const [session, total] = EDITIONS[standard].times(cmi)
   const seconds = positive(session) ?? total
   return seconds === null ? null : Math.min(seconds, MAX_SECONDS)
 }
@@ -57,7 +54,7 @@ export function sessionSeconds(standard: ScormStandard, cmi: Json): number | nul
  * becomes passed or failed by the score (RTE 3.4.4, cmi.core.lesson_status); the score is raw/max
  * (max 100 when not given).
  */
-function scorm12(cmi: Json, masteryScore: number | null): ScormResult {
+function result12(cmi: Json, masteryScore: number | null): ScormResult {
   const core = cmi.core ?? {}
   const raw = num(core.score?.raw)
   const max = num(core.score?.max) || 100
@@ -72,7 +69,7 @@ function scorm12(cmi: Json, masteryScore: number | null): ScormResult {
  * SCORM 2004: success_status and completion_status; with a scaled passing score, a `score.scaled`
  * decides success itself (RTE 4.2.22); the score reported is score.scaled, else (raw − min)/(max − min).
  */
-function scorm2004(cmi: Json, masteryScore: number | null): ScormResult {
+function result2004(cmi: Json, masteryScore: number | null): ScormResult {
   const score = cmi.score ?? {}
   const [scaled, raw, min, max] = [num(score.scaled), num(score.raw), num(score.min), num(score.max)]
   const reported = scaled ?? (raw !== null && min !== null && max !== null && max > min ? (raw - min) / (max - min) : null)
@@ -83,7 +80,7 @@ function scorm2004(cmi: Json, masteryScore: number | null): ScormResult {
 
 /** The result of a SCO in the state its session ended in (credit mode: Browse and Review record none). */
 export const scormResult = (standard: ScormStandard, cmi: Json, masteryScore: number | null): ScormResult =>
-  standard === 'scorm12' ? scorm12(cmi, masteryScore) : scorm2004(cmi, masteryScore)
+  EDITIONS[standard].result(cmi, masteryScore)
 
 /** A SCO with a mastery score must be passed; any other SCO is done when completed or passed. */
 export const scoMoveOn = (masteryScore: number | null): MoveOn => (masteryScore === null ? 'CompletedOrPassed' : 'Passed')
@@ -91,7 +88,7 @@ export const scoMoveOn = (masteryScore: number | null): MoveOn => (masteryScore 
 /** Where a SCO left off: location and suspend data of a committed cmi. */
 export function suspended(standard: ScormStandard, cmi: Json | null): { location: string; suspendData: string } | null {
   if (!cmi) return null
-  const location = (standard === 'scorm12' ? cmi.core?.lesson_location : cmi.location) ?? ''
+  const location = EDITIONS[standard].location(cmi) ?? ''
   const suspendData = cmi.suspend_data ?? ''
   return location || suspendData ? { location: String(location), suspendData: String(suspendData) } : null
 }
@@ -101,36 +98,66 @@ export function suspended(standard: ScormStandard, cmi: Json | null): { location
  * the mode and credit of the launch, the mastery score, and where the last session left off (entry
  * `resume`), else `ab-initio`.
  */
-export function initialCmi(
-  standard: ScormStandard,
-  s: { learnerId: string; learnerName: string; launchMode: string; masteryScore: number | null; resume: ReturnType<typeof suspended> },
-): Json {
+export function initialCmi(standard: ScormStandard, s: Start): Json {
   const mode = s.launchMode.toLowerCase()
   const credit = s.launchMode === 'Normal' ? 'credit' : 'no-credit'
-  const entry = s.resume ? 'resume' : 'ab-initio'
-  if (standard === 'scorm12') {
-    return {
+  return EDITIONS[standard].start(s, { mode, credit, entry: s.resume ? 'resume' : 'ab-initio' })
+}
+
+/** What the player starts a SCO with: the learner, the launch's mode, the mastery score, where the last session left off. */
+interface Start {
+  learnerId: string
+  learnerName: string
+  launchMode: string
+  masteryScore: number | null
+  resume: ReturnType<typeof suspended>
+}
+
+/** What differs between SCORM's editions in the data model the service reads and loads. */
+interface Edition {
+  /** session_time and total_time, in seconds. */
+  times(cmi: Json): [number | null, number | null]
+  result(cmi: Json, masteryScore: number | null): ScormResult
+  location(cmi: Json): unknown
+  /** An interaction's response. */
+  response(entry: Json): string | undefined
+  start(s: Start, as: { mode: string; credit: string; entry: string }): Json
+}
+
+const EDITIONS: Record<ScormStandard, Edition> = {
+  scorm12: {
+    times: (cmi) => [timespanSeconds(cmi.core?.session_time), timespanSeconds(cmi.core?.total_time)],
+    result: result12,
+    location: (cmi) => cmi.core?.lesson_location,
+    response: (entry) => entry.student_response,
+    start: (s, as) => ({
       core: {
         student_id: s.learnerId,
         student_name: s.learnerName,
-        lesson_mode: mode,
-        credit,
-        entry,
+        lesson_mode: as.mode,
+        credit: as.credit,
+        entry: as.entry,
         ...(s.resume && { lesson_location: s.resume.location }),
       },
       ...(s.resume && { suspend_data: s.resume.suspendData }),
       ...(s.masteryScore !== null && { student_data: { mastery_score: String(Math.round(s.masteryScore * 100)) } }),
-    }
-  }
-  return {
-    learner_id: s.learnerId,
-    learner_name: s.learnerName,
-    mode,
-    credit,
-    entry,
-    ...(s.resume && { location: s.resume.location, suspend_data: s.resume.suspendData }),
-    ...(s.masteryScore !== null && { scaled_passing_score: String(s.masteryScore) }),
-  }
+    }),
+  },
+  scorm2004: {
+    times: (cmi) => [durationSeconds(cmi.session_time), durationSeconds(cmi.total_time)],
+    result: result2004,
+    location: (cmi) => cmi.location,
+    response: (entry) => entry.learner_response,
+    start: (s, as) => ({
+      learner_id: s.learnerId,
+      learner_name: s.learnerName,
+      mode: as.mode,
+      credit: as.credit,
+      entry: as.entry,
+      ...(s.resume && { location: s.resume.location, suspend_data: s.resume.suspendData }),
+      ...(s.masteryScore !== null && { scaled_passing_score: String(s.masteryScore) }),
+    }),
+  },
 }
 
 /** An interaction the SCO recorded with an id and a result: one `answered` statement. */
@@ -165,7 +192,7 @@ export function answeredInteractions(standard: ScormStandard, cmi: Json | null):
     const result = entry.result
     if (!entry.id || result === undefined || result === null || result === '') return []
     const type = XAPI_INTERACTION_TYPES.has(entry.type) ? entry.type : null
-    const response = (standard === 'scorm12' ? entry.student_response : entry.learner_response) ?? null
+    const response = EDITIONS[standard].response(entry) ?? null
     const correct = result === 'correct' ? true : result === 'wrong' || result === 'incorrect' ? false : null
     return [
       {

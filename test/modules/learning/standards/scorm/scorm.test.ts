@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildContentApp } from '../../../../src/content-app.js'
-import type { App } from '../../../../src/modules/types.js'
-import { buildTestApp, type TestApp } from '../../../app.js'
-import { createOrg, type TestOrg } from '../../../factories.js'
-import { packagedCourse } from '../../../fixtures/launch.js'
-import { enroll } from '../../../fixtures/registrations.js'
-import { scormBase as base, type ScormPlayer, scormPlayer } from '../../../fixtures/scorm.js'
+import { buildContentApp } from '../../../../../src/content-app.js'
+import type { App } from '../../../../../src/modules/types.js'
+import { buildTestApp, type TestApp } from '../../../../app.js'
+import { createOrg, type TestOrg } from '../../../../factories.js'
+import { packagedCourse } from '../../../../fixtures/launch.js'
+import { enroll } from '../../../../fixtures/registrations.js'
+import { scormBase as base, type ScormPlayer, scormPlayer } from '../../../../fixtures/scorm.js'
 
 // The SCORM player's API (DECISIONS §13.4–13.5) as scorm-again calls it: the session credential from
 // the launch URL's fragment, JSON commits, and the final commit as text/plain with the credential in the body.
@@ -199,6 +199,16 @@ describe('the session credential', () => {
     expect(await commit(o.session, `Bearer ${other.admin.token}`, { cmi: { core: { lesson_status: 'passed' } } })).toMatchObject({
       result: 'false',
     })
+  })
+
+  it("is for the player's own URLs: the LRS does not take it (only a standard whose content writes xAPI has an LRS step)", async () => {
+    const s = await launch(await scormRegistration('scorm2004'))
+    const headers = { authorization: s.auth, 'x-experience-api-version': '1.0.3' }
+    const read = await t.app.inject({ method: 'GET', url: '/api/v1/learn/xapi/statements', headers })
+    expect(read.statusCode).toBe(401)
+    const written = await t.app.inject({ method: 'POST', url: '/api/v1/learn/xapi/statements', headers, payload: [] })
+    expect(written.statusCode).toBe(401)
+    expect((await runtime(s.session, s.auth)).statusCode).toBe(200)
   })
 
   it('answers the CORS preflight of the content origin', async () => {

@@ -1,47 +1,31 @@
-import type { Db } from '../../../db/database.js'
-import { AppError } from '../../../lib/errors.js'
-import { type LaunchDeps, loadRun, writeLms } from './registration-run.js'
+import { AppError } from '../../../../lib/errors.js'
+import { loadRun, lockStep, writeLms } from '../../launch/registration-run.js'
+import { closedReason, credentialSession } from '../../launch/session-credentials.js'
+import { lastRuntime, updateSession } from '../../launch/sessions.queries.js'
+import { endSession } from '../../launch/sessions.service.js'
+import type { LaunchDeps } from '../../launch/standard.js'
 import type { CommitAnswer, ScormRuntime, ScormStandard } from './scorm.schemas.js'
 import { parseCommit, refused, storableCmi } from './scorm-commit.js'
 import { judgeScormSession } from './scorm-results.js'
 import { answeredInteractions, initialCmi, sessionSeconds, suspended } from './scorm-runtime.js'
 import { scormStatements } from './scorm-statements.js'
-import { KEY_PREFIX, sameHash } from './session-credentials.js'
-import { findSession, lastRuntime, lockSession, updateSession } from './sessions.queries.js'
-import { endSession } from './sessions.service.js'
 
 type Json = Record<string, any>
 
 const ACCEPTED: CommitAnswer = { result: 'true' }
 
 /**
- * The session of a SCORM player's credential (Basic `session.<id>:<secret>`, the one the launch put in
- * the player's fragment), for that session's URL only; null when it is not that session's.
- */
-async function credentialSession(db: Db, sessionId: string, authorization: string | undefined) {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '')
-  if (!match) return null
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8')
-  const colon = decoded.indexOf(':')
-  if (colon < 0 || decoded.slice(0, colon).toLowerCase() !== `${KEY_PREFIX}${sessionId.toLowerCase()}`) return null
-  const session = await findSession(db, sessionId.toLowerCase())
-  return session && sameHash(decoded.slice(colon + 1), session.secret_hash) ? session : null
-}
-
-/**
  * What the player loads before the SCO starts (DECISIONS §13.4): the standard, the cmi for scorm-again's
  * loadFromJSON (learner, mode, credit, mastery score, and where the last session of this SCO left off).
  */
-export async function scormRuntime(
-  { db, config }: LaunchDeps,
-  sessionId: string,
-  authorization: string | undefined,
-): Promise<ScormRuntime> {
-  const found = await credentialSession(db, sessionId, authorization)
+export async function scormRuntime(deps: LaunchDeps, sessionId: string, authorization: string | undefined): Promise<ScormRuntime> {
+  const { db } = deps
+  // The player's credential is for its own session's URLs only.
+  const found = await credentialSession(db, authorization, sessionId)
   if (!found) throw new AppError(401, 'Not this session’s credential', { 'www-authenticate': 'Basic realm="launch session"' })
-  if (found.ended_at) throw new AppError(403, `This launch session has ended (${found.ended_by})`)
-  if (found.expires_at <= new Date()) throw new AppError(403, 'This launch session has expired; launch the course again')
-  const run = await db.transaction().execute((trx) => loadRun(trx, config, found.organization_id, found.registration_id))
+  const closed = closedReason(found)
+  if (closed) throw new AppError(403, found.ended_at ? closed : `${closed}; launch the course again`)
+  const run = await db.transaction().execute((trx) => loadRun(trx, deps, found.organization_id, found.registration_id))
   const standard = run.reg.standard as ScormStandard
   const previous = await lastRuntime(db, found.registration_id, found.au_index)
   const masteryScore = run.aus[found.au_index].mastery_score
@@ -74,17 +58,16 @@ export async function commitScorm(
   const commit = parseCommit(body)
   if (!commit) return refused('The commit body is not scorm-again JSON with a cmi object')
   // The unload beacon cannot carry headers: it carries the credential in its body.
-  const found = await credentialSession(deps.db, sessionId, authorization ?? commit.auth)
+  const found = await credentialSession(deps.db, authorization ?? commit.auth, sessionId)
   if (!found) return refused('Not this session’s credential')
   return deps.db.transaction().execute(async (trx) => {
     const source = { orgId: found.organization_id, actor: null, requestId: null }
-    const run = await loadRun(trx, deps.config, found.organization_id, found.registration_id)
-    const session = (await lockSession(trx, found.organization_id, found.id))!
-    if (session.ended_at)
-      return commit.terminate && session.ended_by === 'terminated'
-        ? ACCEPTED
-        : refused(`This launch session has ended (${session.ended_by})`)
-    if (session.expires_at <= new Date()) return refused('This launch session has expired')
+    const step = await lockStep(trx, deps, found)
+    // Found by its credential above: a session is never deleted.
+    const [run, session] = [step.run, step.session!]
+    const closed = closedReason(session)
+    if (session.ended_at && commit.terminate && session.ended_by === 'terminated') return ACCEPTED
+    if (closed) return refused(closed)
     const standard = run.reg.standard as ScormStandard
     const kept = storableCmi(standard, commit.cmi)
     if ('refused' in kept) return kept.refused

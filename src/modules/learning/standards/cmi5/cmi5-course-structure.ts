@@ -1,9 +1,9 @@
 import { validateXML } from 'xmllint-wasm'
 import { COURSE_STRUCTURE_XSD } from './cmi5-course-structure.xsd.js'
-import { type PackageAu, type PackageBlock, PackageErrors, type PackageFiles, type ParsedPackage } from './package-model.js'
-import { LAUNCH_METHODS, MOVE_ON, type MoveOn } from './packages.schemas.js'
-import { resolvesInPackage } from './package-urls.js'
-import { attr, childrenOf, element, elements, nameOf, parseXml, textOf, type XmlNode } from './xml.js'
+import { type PackageAu, type PackageBlock, PackageErrors, type PackageFiles, type ReadManifest } from '../../packages/package-model.js'
+import { LAUNCH_METHODS, MOVE_ON, type MoveOn } from '../../packages/packages.schemas.js'
+import { resolvesInPackage } from '../../packages/package-urls.js'
+import { attr, childrenOf, element, elements, nameOf, parseXml, textOf, type XmlNode } from '../../packages/xml.js'
 
 export const CMI5_FILE = 'cmi5.xml'
 /** The parameters the LMS adds to every AU URL (cmi5 §8.1): an AU URL may not carry them already. */
@@ -117,18 +117,18 @@ function readChildren(walk: Walk, holder: XmlNode, where: string): number[] {
  * A cmi5 course structure checked against its schema and the rules cmi5 §13–14 put on it.
  * `files`: the package's files; null for a `cmi5.xml` imported alone (every AU URL absolute).
  */
-export async function readCmi5(text: string, files: PackageFiles): Promise<{ parsed: ParsedPackage | null; errors: PackageErrors }> {
+export async function readCmi5(text: string, files: PackageFiles): Promise<ReadManifest> {
   const errors = new PackageErrors()
   const root = parseXml(text, CMI5_FILE, errors)
-  if (!root) return { parsed: null, errors }
+  if (!root) return { parsed: null, errors, standard: 'cmi5' }
   await schemaErrors(text, errors)
   const course = element(root, 'course')
-  if (errors.list.length || !course) return { parsed: null, errors }
+  if (errors.list.length || !course) return { parsed: null, errors, standard: 'cmi5' }
   const walk: Walk = { aus: [], blocks: [], seen: new Map(), errors, files }
   const publisherId = checkId(walk, attr(course, 'id'), 'course')
   checkObjectives(walk, root, 'courseStructure')
   readChildren(walk, root, 'courseStructure')
-  if (errors.list.length) return { parsed: null, errors }
+  if (errors.list.length) return { parsed: null, errors, standard: 'cmi5' }
   const title = langText(course, 'title')
   const description = langText(course, 'description') || null
   return { parsed: { standard: 'cmi5', title, description, publisherId, aus: walk.aus, blocks: walk.blocks }, errors }

@@ -1,4 +1,4 @@
-import { CONTENT_PREFIX } from './content.paths.js'
+import { CONTENT_PREFIX } from '../../content/content.paths.js'
 
 /**
  * The SCORM player's script, served as a file from the content origin (no inline script on the page).

@@ -1,6 +1,7 @@
-import type { LaunchMode } from '../../../db/schema.js'
-import { VOIDED } from '../xapi/store.js'
-import { AU_VERBS, EXTENSION, MOVEON_CATEGORY, VERB } from './cmi5.js'
+import type { LaunchMode } from '../../../../db/schema.js'
+import { VOIDED } from '../../xapi/store.js'
+import { VERB } from '../../xapi/vocabulary.js'
+import { AU_VERBS, EXTENSION, MOVEON_CATEGORY } from './cmi5.js'
 
 type Json = Record<string, any>
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { Uuid } from '../../../lib/schemas.js'
-import { LaunchModeSchema } from './launch.schemas.js'
+import { Uuid } from '../../../../lib/schemas.js'
+import { LaunchModeSchema } from '../../launch/launch.schemas.js'
 
 // The SCORM player's API (scorm.routes.ts): its wire shapes, and through Static<> the service's types.
 

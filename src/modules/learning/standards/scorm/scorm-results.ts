@@ -1,12 +1,10 @@
-import type { Db } from '../../../db/database.js'
-import type { Actor } from '../../../lib/access.js'
-import type { EventSource } from '../../../lib/events.js'
-import { satisfaction } from './move-on.js'
-import { type LaunchDeps, type Run, settle } from './registration-run.js'
+import type { Db } from '../../../../db/database.js'
+import { recordAuResult } from '../../launch/registration-run.js'
+import { auStates, type SessionRow, updateSession } from '../../launch/sessions.queries.js'
+import type { LaunchDeps, Run, SessionOutcome, Source } from '../../launch/standard.js'
 import type { ScormStandard } from './scorm.schemas.js'
 import { scoMoveOn, scormResult } from './scorm-runtime.js'
 import { scormStatements } from './scorm-statements.js'
-import { auStates, recordAuStates, type SessionRow, updateSession } from './sessions.queries.js'
 
 /**
  * A SCORM session's SCO judged from the state its session ended in (DECISIONS §13.6): the final commit's
@@ -18,10 +16,10 @@ import { auStates, recordAuStates, type SessionRow, updateSession } from './sess
 export async function judgeScormSession(
   trx: Db,
   deps: LaunchDeps,
-  source: EventSource | Actor,
+  source: Source,
   run: Run,
   session: SessionRow,
-): Promise<{ session: SessionRow; statements: unknown[] }> {
+): Promise<SessionOutcome> {
   const cmi = session.runtime as Record<string, any> | null
   if (session.launch_mode !== 'Normal' || !cmi) return { session, statements: [] }
   const result = scormResult(run.reg.standard as ScormStandard, cmi, run.aus[session.au_index].mastery_score)
@@ -37,17 +35,9 @@ export async function judgeScormSession(
     failed: result.outcome === 'failed',
   }
   if (counts.completed || counts.passed || counts.failed) {
-    const states = await auStates(trx, run.reg.id)
-    const auBefore = states.get(session.au_index) ?? { completed: false, passed: false, waived: null }
     run.aus = run.aus.map((au) => ({ ...au, moveOn: scoMoveOn(au.mastery_score) }))
-    const before = satisfaction(run.aus, run.blocks, states)
-    states.set(session.au_index, {
-      ...auBefore,
-      completed: auBefore.completed || counts.completed,
-      passed: auBefore.passed || counts.passed,
-    })
-    await recordAuStates(trx, run.reg.id, [{ au_index: session.au_index, ...counts }])
-    await settle(trx, deps, source, run, before, states, session.id)
+    const states = await auStates(trx, run.reg.id)
+    await recordAuResult(trx, deps, source, run, states, { auIndex: session.au_index, sessionId: session.id }, counts)
   }
   const say = scormStatements({ actor: run.learner, registration: run.reg.id, sessionId: session.id, activityId: session.activity_id })
   return {

@@ -1,13 +1,14 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { expiredSessions } from '../../../../src/modules/learning/launch/sessions.queries.js'
-import { abandonExpired } from '../../../../src/modules/learning/launch/sessions.service.js'
-import { useTestApp } from '../../../app.js'
-import { createOrg, type TestOrg } from '../../../factories.js'
-import { packagedCourse } from '../../../fixtures/launch.js'
-import { codesOf, crewOnAssignment, readiness } from '../../../fixtures/readiness.js'
-import { insertRegistration } from '../../../fixtures/registrations.js'
-import { type ScormSession, scormPlayer } from '../../../fixtures/scorm.js'
+import { expiredSessions } from '../../../../../src/modules/learning/launch/sessions.queries.js'
+import { abandonExpired } from '../../../../../src/modules/learning/launch/sessions.service.js'
+import { STANDARDS } from '../../../../../src/modules/learning/standards/index.js'
+import { useTestApp } from '../../../../app.js'
+import { createOrg, type TestOrg } from '../../../../factories.js'
+import { packagedCourse } from '../../../../fixtures/launch.js'
+import { codesOf, crewOnAssignment, readiness } from '../../../../fixtures/readiness.js'
+import { insertRegistration } from '../../../../fixtures/registrations.js'
+import { type ScormSession, scormPlayer } from '../../../../fixtures/scorm.js'
 
 // A SCO's result is read from the state its session ends in (DECISIONS §13.6): the final commit, or the
 // last commit of an abandoned or expired session; never an intermediate commit or an autocommit. Each
@@ -186,7 +187,7 @@ describe('an abandoned session is judged from its last commit', () => {
       .where('id', '=', e.session)
       .execute()
     await abandonExpired(
-      { db: t.database.db, config: t.config },
+      { db: t.database.db, config: t.config, standards: STANDARDS },
       (await expiredSessions(t.database.db, 1000)).filter((s) => s.id === e.session),
     )
     expect(await outcome(expiring)).toEqual({ ...PASSED, attempts: 1, score: 95 })

@@ -1,12 +1,12 @@
-import type { CourseStandard } from '../../../db/schema.js'
-import { type PackageAu, PackageErrors, type ParsedPackage } from './package-model.js'
-import { resolvesInPackage } from './package-urls.js'
-import { attr, element, elements, parseXml, textOf, type XmlNode } from './xml.js'
+import { type PackageAu, PackageErrors, type ReadManifest } from '../../packages/package-model.js'
+import { resolvesInPackage } from '../../packages/package-urls.js'
+import { attr, element, elements, parseXml, textOf, type XmlNode } from '../../packages/xml.js'
+import type { ScormStandard } from './scorm.schemas.js'
 
 export const SCORM_FILE = 'imsmanifest.xml'
 
 // The schema versions SCORM's editions write in <metadata><schemaversion>.
-const VERSIONS: Record<string, CourseStandard> = {
+const VERSIONS: Record<string, ScormStandard> = {
   '1.2': 'scorm12',
   'CAM 1.3': 'scorm2004',
   '2004 2nd Edition': 'scorm2004',
@@ -17,20 +17,24 @@ const VERSIONS: Record<string, CourseStandard> = {
 /** A relative path joined to an `xml:base` (which ends in a slash when it names a folder). */
 const withBase = (base: string, href: string) => (base && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(href) ? `${base}${href}` : href)
 
-/** The item's mastery score as 0..1: SCORM 1.2's adlcp:masteryscore (0–100), SCORM 2004's primary objective measure. */
-function masteryOf(item: XmlNode, standard: CourseStandard): number | null {
-  if (standard === 'scorm12') {
+/** The item's mastery score as 0..1, as each edition writes it. */
+const MASTERY: Record<ScormStandard, (item: XmlNode) => number | null> = {
+  // SCORM 1.2's adlcp:masteryscore, 0–100.
+  scorm12: (item) => {
     const score = textOf(element(item, 'masteryscore'))
     return score && Number.isFinite(Number(score)) ? Number(score) / 100 : null
-  }
-  const primary = element(element(element(item, 'sequencing') ?? {}, 'objectives') ?? {}, 'primaryObjective')
-  if (!primary || attr(primary, 'satisfiedByMeasure') !== 'true') return null
-  const measure = textOf(element(primary, 'minNormalizedMeasure'))
-  return measure && Number.isFinite(Number(measure)) ? Number(measure) : null
+  },
+  // SCORM 2004's primary objective measure, when it is satisfied by measure.
+  scorm2004: (item) => {
+    const primary = element(element(element(item, 'sequencing') ?? {}, 'objectives') ?? {}, 'primaryObjective')
+    if (!primary || attr(primary, 'satisfiedByMeasure') !== 'true') return null
+    const measure = textOf(element(primary, 'minNormalizedMeasure'))
+    return measure && Number.isFinite(Number(measure)) ? Number(measure) : null
+  },
 }
 
 interface Walk {
-  standard: CourseStandard
+  standard: ScormStandard
   resources: Map<string, XmlNode>
   resourcesBase: string
   files: ReadonlySet<string>
@@ -46,7 +50,8 @@ function readSco(walk: Walk, item: XmlNode, resource: XmlNode, where: string): v
   }
   const base = `${walk.resourcesBase}${attr(resource, 'base') ?? ''}`
   const parameters = attr(item, 'parameters') ?? ''
-  const url = withBase(base, href) + (parameters && !parameters.startsWith('?') && !parameters.startsWith('#') ? `?${parameters}` : parameters)
+  const url =
+    withBase(base, href) + (parameters && !parameters.startsWith('?') && !parameters.startsWith('#') ? `?${parameters}` : parameters)
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(url) && !resolvesInPackage(url, walk.files)) {
     walk.errors.add('href_not_in_package', `"${withBase(base, href)}" names no file of the package`, where)
   }
@@ -55,7 +60,7 @@ function readSco(walk: Walk, item: XmlNode, resource: XmlNode, where: string): v
     title: textOf(element(item, 'title')),
     url,
     moveOn: 'CompletedOrPassed',
-    masteryScore: masteryOf(item, walk.standard),
+    masteryScore: MASTERY[walk.standard](item),
     launchMethod: 'AnyWindow',
     launchParameters: textOf(element(item, 'dataFromLMS')) || textOf(element(item, 'datafromlms')) || null,
     entitlementKey: null,
@@ -70,18 +75,17 @@ function readItems(walk: Walk, holder: XmlNode, where: string): void {
     const ref = attr(item, 'identifierref')
     if (ref !== undefined) {
       const resource = walk.resources.get(ref)
-      if (!resource) walk.errors.add('missing_resource', `The item references the resource "${ref}", which the manifest does not have`, itemWhere)
-      else if ((attr(resource, 'scormtype') ?? attr(resource, 'scormType'))?.toLowerCase() === 'sco') readSco(walk, item, resource, itemWhere)
+      if (!resource)
+        walk.errors.add('missing_resource', `The item references the resource "${ref}", which the manifest does not have`, itemWhere)
+      else if ((attr(resource, 'scormtype') ?? attr(resource, 'scormType'))?.toLowerCase() === 'sco')
+        readSco(walk, item, resource, itemWhere)
     }
     readItems(walk, item, itemWhere)
   }
 }
 
 /** A SCORM 1.2 or 2004 manifest: its schema version, default organization, resources and SCO files. */
-export function readScorm(
-  text: string,
-  files: ReadonlySet<string>,
-): { parsed: ParsedPackage | null; errors: PackageErrors; standard?: CourseStandard } {
+export function readScorm(text: string, files: ReadonlySet<string>): ReadManifest {
   const errors = new PackageErrors()
   const root = parseXml(text, SCORM_FILE, errors)
   if (!root) return { parsed: null, errors }
@@ -102,8 +106,12 @@ export function readScorm(
   }
   const walk: Walk = { standard, resources, resourcesBase: attr(holder, 'base') ?? '', files, aus: [], errors }
   readItems(walk, organization, `${SCORM_FILE}/organization`)
-  if (!errors.list.length && walk.aus.length === 0) errors.add('no_sco', 'The default organization launches no SCO', `${SCORM_FILE}/organization`)
+  if (!errors.list.length && walk.aus.length === 0)
+    errors.add('no_sco', 'The default organization launches no SCO', `${SCORM_FILE}/organization`)
   if (errors.list.length) return { parsed: null, errors, standard }
   const title = textOf(element(organization, 'title')) || walk.aus[0].title
-  return { parsed: { standard, title, description: null, publisherId: attr(root, 'identifier') ?? null, aus: walk.aus, blocks: [] }, errors }
+  return {
+    parsed: { standard, title, description: null, publisherId: attr(root, 'identifier') ?? null, aus: walk.aus, blocks: [] },
+    errors,
+  }
 }

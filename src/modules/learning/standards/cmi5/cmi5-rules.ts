@@ -1,6 +1,7 @@
 import { parse as parseDuration, toSeconds } from 'iso8601-duration'
-import { XapiError } from '../xapi/errors.js'
-import { CMI5_CATEGORY, VERB } from './cmi5.js'
+import { XapiError } from '../../xapi/errors.js'
+import { VERB } from '../../xapi/vocabulary.js'
+import { CMI5_CATEGORY } from './cmi5.js'
 import { type AuProgress, CMI5_RULES, type SessionProgress, type SessionRules } from './cmi5-rule-table.js'
 
 type Json = Record<string, any>
