@@ -22,5 +22,9 @@ export function whatToDo(issue: Issue, through: string): { text: string; to: str
       return { text: 'Finish this course in My training.', to: course }
     case 'sea_service_insufficient':
       return { text: 'Ask the office: your sea service in this role is counted from your experience records.', to: null }
+    case 'no_requirements':
+      return { text: 'Nothing for you to do: the office has not yet said what this role needs, so check with them before you sail.', to: null }
+    case 'overlapping_assignment':
+      return { text: 'Ask the office which contract is right: you are booked on two at once.', to: '/me/assignments' }
   }
 }
