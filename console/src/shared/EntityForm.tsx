@@ -1,4 +1,17 @@
-import { Alert, Button, Group, PasswordInput, Progress, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core'
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Group,
+  PasswordInput,
+  Progress,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core'
 import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, type ReactNode, useState } from 'react'
 import { fieldErrors, formLevelError } from './field-errors.js'
@@ -11,6 +24,8 @@ export interface Field {
   options?: { value: string; label: string }[]
   required?: boolean
   description?: string
+  /** Values to suggest while typing (any other may still be typed). */
+  suggestions?: string[]
 }
 
 export type Values = Record<string, string>
@@ -45,6 +60,7 @@ function Input({ field, value, error, onChange }: { field: Field; value: string;
     case 'password':
       return <PasswordInput {...common} value={value} onChange={(e) => onChange(e.currentTarget.value)} />
     default:
+      if (field.suggestions) return <Autocomplete {...common} data={field.suggestions} value={value} onChange={onChange} />
       return <TextInput {...common} type={field.type ?? 'text'} value={value} onChange={(e) => onChange(e.currentTarget.value)} />
   }
 }
