@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSeaworthyClient, type SeaworthyClient } from '../client/index.js'
 import { launchBrowser, screenshot, signInAs } from './browser.js'
@@ -216,16 +216,7 @@ describe('cmi5 packages played in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
     const page = await context.newPage()
     await page.goto(launched.url)
-    await page.getByRole('heading', { name: 'The muster list' }).waitFor()
-    for (let n = 0; n < 3; n++) await page.getByRole('button', { name: 'Next' }).click()
-    for (const answer of [
-      'On the muster list',
-      'seven or more short blasts and one long',
-      'man overboard',
-      'The master, by word of mouth',
-      'lifejacket, warm clothing, immersion suit',
-    ])
-      await page.getByLabel(answer).check()
+    await answerQuiz(page, RIGHT_ANSWERS)
     await page.getByRole('button', { name: 'Submit answers' }).click()
     await page.getByText('5 of 5 right: passed.').waitFor()
     await screenshot(page, 'demo-course-passed')
@@ -249,9 +240,7 @@ describe('cmi5 packages played in a browser', () => {
     const takeQuiz = async (button: string, answers: string[], outcome: string) => {
       await page.goto(`${service.baseUrl}/console/me/training`)
       await page.getByRole('button', { name: new RegExp(`^${button}`) }).click()
-      await page.getByRole('heading', { name: 'The muster list' }).waitFor()
-      for (let n = 0; n < 3; n++) await page.getByRole('button', { name: 'Next' }).click()
-      for (const answer of answers) await page.getByLabel(answer).check()
+      await answerQuiz(page, answers)
       await page.getByRole('button', { name: 'Submit answers' }).click()
       await page.getByText(outcome).waitFor()
       await page.getByRole('button', { name: 'Exit' }).click()
@@ -265,8 +254,7 @@ describe('cmi5 packages played in a browser', () => {
       'lifejacket, warm clothing, immersion suit',
     ]
     await takeQuiz('Start', wrong, '2 of 5 right: not passed this time.')
-    const right = ['On the muster list', 'seven or more short blasts and one long', 'man overboard', ...wrong.slice(3)]
-    await takeQuiz('Try again', right, '5 of 5 right: passed.')
+    await takeQuiz('Try again', RIGHT_ANSWERS, '5 of 5 right: passed.')
     await page.goto(`${service.baseUrl}/console/me/contract`)
     await expect.poll(() => page.getByTestId('verdict').first().textContent()).toBe('Ready')
     await screenshot(page, 'demo-course-retried')
@@ -304,16 +292,7 @@ describe('cmi5 packages played in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
     const page = await context.newPage()
     await page.goto(launched.url)
-    await page.getByRole('heading', { name: 'The muster list' }).waitFor()
-    for (let n = 0; n < 3; n++) await page.getByRole('button', { name: 'Next' }).click()
-    for (const answer of [
-      'On the muster list',
-      'seven or more short blasts and one long',
-      'man overboard',
-      'The master, by word of mouth',
-      'lifejacket, warm clothing, immersion suit',
-    ])
-      await page.getByLabel(answer).check()
+    await answerQuiz(page, RIGHT_ANSWERS)
     // The session ends (as a newer launch would end it) before the learner submits: the LRS refuses with 403.
     await ok(
       crew.POST('/api/v1/learn/registrations/{registration_id}/launch', {
@@ -327,6 +306,21 @@ describe('cmi5 packages played in a browser', () => {
     await context.close()
   })
 })
+
+const RIGHT_ANSWERS = [
+  'On the muster list',
+  'seven or more short blasts and one long',
+  'man overboard',
+  'The master, by word of mouth',
+  'lifejacket, warm clothing, immersion suit',
+]
+
+/** The demo course's three pages read, and its quiz answered with the given labels (not yet submitted). */
+async function answerQuiz(page: Page, answers: string[]): Promise<void> {
+  await page.getByRole('heading', { name: 'The muster list' }).waitFor()
+  for (let n = 0; n < 3; n++) await page.getByRole('button', { name: 'Next' }).click()
+  for (const answer of answers) await page.getByLabel(answer).check()
+}
 
 /** The demo course (demo-course/), built as a first start builds it, imported: the course's id. */
 async function importDemoCourse(): Promise<string> {

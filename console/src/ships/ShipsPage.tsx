@@ -11,25 +11,9 @@ import { labelOf } from '../shared/labels.js'
 import { MutationAlert } from '../shared/MutationAlert.js'
 import { useCan } from '../shared/permissions.js'
 import { QueryState } from '../shared/QueryState.js'
+import { SHIP_TYPES, type ShipType } from '../shared/record-types.js'
 
 type Ship = components['schemas']['Ship']
-type ShipType = NonNullable<Ship['shipType']>
-
-// Every ship type of the API, once (the record makes a missing or unknown one a type error).
-const SHIP_TYPES = Object.keys({
-  bulk_carrier: 1,
-  oil_tanker: 1,
-  chemical_tanker: 1,
-  gas_tanker: 1,
-  container: 1,
-  general_cargo: 1,
-  ro_ro: 1,
-  passenger: 1,
-  offshore: 1,
-  tug: 1,
-  fishing: 1,
-  other: 1,
-} satisfies Record<ShipType, 1>) as ShipType[]
 
 const FIELDS: Field[] = [
   { name: 'name', label: 'Name', required: true },
