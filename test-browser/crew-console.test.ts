@@ -223,7 +223,8 @@ describe('the crew console on a phone', () => {
     // Due before today: the course not passed is a blocker (course_overdue), not only a warning.
     const assignment = await ok(
       admin.POST('/api/v1/assignments/', {
-        body: { userId: crew.id, shipId: ship.id, role: 'Cadet', startDate: '2026-01-01', dueDate: '2026-02-01' },
+        // It ends before the later contract starts: the two do not overlap (no overlapping_assignment warning).
+        body: { userId: crew.id, shipId: ship.id, role: 'Cadet', startDate: '2026-01-01', dueDate: '2026-02-01', endDate: '2026-12-31' },
       }),
     )
     await ok(admin.POST('/api/v1/learn/assignments/bulk/courses', { body: { assignmentIds: [assignment.id], courseIds: [courseId] } }))
@@ -246,7 +247,7 @@ describe('the crew console on a phone', () => {
     const blocker = contract.locator('[data-testid=blocker][data-code=course_overdue]')
     await blocker.getByRole('link', { name: 'Open the course' }).click()
     await page.getByRole('heading', { level: 1, name: 'My training' }).waitFor()
-    await page.getByText('This course has no package to open here yet').waitFor()
+    await page.getByText('This course is taken away from the console (in class or on board): the office records your result here.').waitFor()
     await fitsAndPasses(page)
     await screenshot(page, 'crew-training-phone')
 

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
-import { GOOD } from '../shared/colours.js'
+import { GOOD, WARN } from '../shared/colours.js'
 import { fieldErrors, formLevelError } from '../shared/field-errors.js'
 import { DUE_HELP, ROLE_HELP } from './assignment-help.js'
 import { useOverlapping, useRoleSuggestions } from './role-options.js'
@@ -90,7 +90,7 @@ export function CreateAssignment({ userId: givenUser, onCreated }: { userId?: st
         {dateInput('endDate', 'End')}
       </Group>
       {overlapping.length > 0 && !create.isSuccess && (
-        <Alert color="yellow" title="Already booked on these dates" mt="xs" data-testid="overlap-warning">
+        <Alert color={WARN} title="Already booked on these dates" mt="xs" data-testid="overlap-warning">
           {overlapping
             .map((a) => `${a.shipName} as ${a.role}, ${a.startDate ?? 'no start date'} to ${a.endDate ?? 'no end date'}`)
             .join('; ')}

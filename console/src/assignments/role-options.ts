@@ -29,11 +29,12 @@ export function useRoleSuggestions(): string[] {
   return [...seen.values()]
 }
 
-/** The person's other assignments whose dates meet [start, end] (an open end or start runs on): a double booking. */
-export function useOverlapping(userId: string | null, start: string, end: string, exceptId?: string) {
+/**
+ * The person's other assignments whose dates meet [start, end] (an open end runs on): a double booking. Nothing
+ * until a start date is given.
+ */
+export function useOverlapping(userId: string | null, start: string, end: string) {
   const recent = useRecentAssignments(userId)
-  if (!userId) return []
-  return (recent.data?.items ?? []).filter(
-    (a) => a.id !== exceptId && (!a.startDate || !end || a.startDate <= end) && (!a.endDate || !start || a.endDate >= start),
-  )
+  if (!userId || !start) return []
+  return (recent.data?.items ?? []).filter((a) => (!a.startDate || !end || a.startDate <= end) && (!a.endDate || a.endDate >= start))
 }
