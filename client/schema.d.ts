@@ -3272,17 +3272,17 @@ export interface components {
          * ReadinessCode
          * @enum {unknown}
          */
-        ReadinessCode: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "sea_service_insufficient" | "course_overdue" | "course_not_passed";
+        ReadinessCode: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "sea_service_insufficient" | "course_overdue" | "course_not_passed" | "no_requirements" | "overlapping_assignment";
         /** ReadinessIssue */
         ReadinessIssue: {
             code: components["schemas"]["ReadinessCode"];
-            /** @description The document or certificate type; "sea_service" for sea_service_insufficient; for course issues, the course id */
-            requirement: string;
+            /** @description The document or certificate type; "sea_service" for sea_service_insufficient; for course issues, the course id; for no_requirements, the role as written; null for overlapping_assignment */
+            requirement: string | null;
             /**
-             * @description "requirement" when no document of the type exists
+             * @description "requirement" when no document of the type exists; "assignment" for no_requirements (this one) and overlapping_assignment (the other)
              * @enum {unknown}
              */
-            targetType: "requirement" | "identity_document" | "certificate" | "registration";
+            targetType: "requirement" | "identity_document" | "certificate" | "registration" | "assignment";
             /** Format: uuid */
             targetId: string | null;
             /** @description A sentence for people */
@@ -17685,7 +17685,7 @@ export interface operations {
                 user_id?: string;
                 ready?: boolean;
                 /** @description Only assignments having this blocker or warning */
-                code?: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "sea_service_insufficient" | "course_overdue" | "course_not_passed";
+                code?: "document_missing" | "document_rejected" | "document_expired" | "document_expires_during_assignment" | "document_expiring_soon" | "document_unverified" | "sea_service_insufficient" | "course_overdue" | "course_not_passed" | "no_requirements" | "overlapping_assignment";
                 /** @description Active on as_of: endDate null or on/after as_of */
                 is_active?: boolean;
                 /** @description csv: every matching row as text/csv, no paging (the same as Accept: text/csv) */

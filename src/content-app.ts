@@ -41,5 +41,8 @@ export async function buildContentApp(deps: ContentAppDeps): Promise<App> {
   const paths = contentPaths(config)
   await app.register(async (scope: App) => contentRoutes(scope, { storage, paths }), { prefix: CONTENT_PREFIX })
   await app.register(async (scope: App) => playerRoutes(scope, { paths }))
+  // Someone who opens this origin by hand learns what it is and where to go instead.
+  const about = `This is Seaworthy's content origin: it serves training courses to the people who launch them from the console at ${new URL('/console/', config.publicUrl)}, and nothing else.\n`
+  app.get('/', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(about))
   return app
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSeaworthyClient, type SeaworthyClient } from '../client/index.js'
 import { launchBrowser, screenshot, signInAs } from './browser.js'
@@ -38,7 +38,9 @@ const importFixture = async (name: string) => importPackage(name, await readFile
 
 async function importPackage(name: string, file: Buffer): Promise<string> {
   const intent = await ok(
-    admin.POST('/api/v1/shared/uploads/intent', { body: { kind: 'course_package', mime: 'application/zip', size: file.length, filename: `${name}.zip` } }),
+    admin.POST('/api/v1/shared/uploads/intent', {
+      body: { kind: 'course_package', mime: 'application/zip', size: file.length, filename: `${name}.zip` },
+    }),
   )
   const form = new FormData()
   for (const [field, value] of Object.entries(intent.presignedPost.fields)) form.append(field, value)
@@ -71,7 +73,9 @@ async function signInToken(email: string) {
 
 /** The codes of the assignment's readiness blockers and warnings. */
 async function readinessCodes(assignmentId: string): Promise<string[]> {
-  const readiness = await ok(admin.GET('/api/v1/learn/assignments/{assignment_id}/readiness', { params: { path: { assignment_id: assignmentId } } }))
+  const readiness = await ok(
+    admin.GET('/api/v1/learn/assignments/{assignment_id}/readiness', { params: { path: { assignment_id: assignmentId } } }),
+  )
   return [...readiness.blockers, ...readiness.warnings].map((issue: { code: string }) => issue.code)
 }
 
@@ -143,7 +147,9 @@ describe('cmi5 packages played in a browser', () => {
     // cmi5's returnURL: the course terminates, then sends the learner back to the console.
     await page.waitForURL(`${service.baseUrl}/console/**`)
 
-    const registration = await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }))
+    const registration = await ok(
+      crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }),
+    )
     expect(registration).toMatchObject({ status: 'passed', attempt_count: 1, score_percent: 100 })
     expect(await readinessCodes(assignment.id)).not.toContain('course_not_passed')
     const events = await ok(admin.GET('/api/v1/shared/audit-events', { params: { query: { type: 'registration.passed' } } }))
@@ -162,7 +168,10 @@ describe('cmi5 packages played in a browser', () => {
     const page = await context.newPage()
     const launch = async (auIndex: number) => {
       const launched = await ok(
-        crew.POST('/api/v1/learn/registrations/{registration_id}/launch', { params: { path: { registration_id: registrationId } }, body: { auIndex } }),
+        crew.POST('/api/v1/learn/registrations/{registration_id}/launch', {
+          params: { path: { registration_id: registrationId } },
+          body: { auIndex },
+        }),
       )
       await page.goto(launched.url)
     }
@@ -173,17 +182,21 @@ describe('cmi5 packages played in a browser', () => {
       await launch(auIndex)
       await expect.poll(() => count('completed'), { timeout: 30_000 }).toBe(auIndex + 1)
     }
-    expect((await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }))).status).toBe(
-      'in_progress',
-    )
+    expect(
+      (await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } })))
+        .status,
+    ).toBe('in_progress')
     // The eighth is the quiz, CompletedAndPassed.
     await launch(7)
     await page.getByRole('button', { name: /Select correct answers/ }).click()
     await page.getByRole('button', { name: 'Submit Answers' }).click()
     const status = async () =>
-      (await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }))).status
+      (await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } })))
+        .status
     await expect.poll(status, { timeout: 30_000 }).toBe('passed')
-    const registration = await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }))
+    const registration = await ok(
+      crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }),
+    )
     expect(registration.status).toBe('passed')
     const seen = await verbs(registrationId)
     expect(seen.filter((verb) => verb === 'abandoned')).toHaveLength(7)
@@ -192,9 +205,7 @@ describe('cmi5 packages played in a browser', () => {
   })
 
   it("passes the demo course, written for this project, with its own quiz and cmi5's client library", async () => {
-    const zip = join(await mkdtemp(join(tmpdir(), 'seaworthy-demo-course-')), 'demo-course.zip')
-    await promisify(execFile)(process.execPath, ['scripts/build-demo-course.mjs', zip])
-    const courseId = await importPackage('demo-course', await readFile(zip))
+    const courseId = await importDemoCourse()
     const { registrationId, crew } = await enrolled('Sasha', courseId)
     const launched = await ok(
       crew.POST('/api/v1/learn/registrations/{registration_id}/launch', {
@@ -205,24 +216,115 @@ describe('cmi5 packages played in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
     const page = await context.newPage()
     await page.goto(launched.url)
-    await page.getByRole('heading', { name: 'The muster list' }).waitFor()
-    for (let n = 0; n < 3; n++) await page.getByRole('button', { name: 'Next' }).click()
-    for (const answer of [
-      'On the muster list',
-      'seven or more short blasts and one long',
-      'man overboard',
-      'The master, by word of mouth',
-      'lifejacket, warm clothing, immersion suit',
-    ])
-      await page.getByLabel(answer).check()
+    await answerQuiz(page, RIGHT_ANSWERS)
     await page.getByRole('button', { name: 'Submit answers' }).click()
     await page.getByText('5 of 5 right: passed.').waitFor()
     await screenshot(page, 'demo-course-passed')
     await page.getByRole('button', { name: 'Exit' }).click()
     await page.waitForURL(`${service.baseUrl}/console/**`)
-    const registration = await ok(crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }))
+    const registration = await ok(
+      crew.GET('/api/v1/learn/registrations/{registration_id}', { params: { path: { registration_id: registrationId } } }),
+    )
     expect(registration).toMatchObject({ status: 'passed', score_percent: 100, attempt_count: 1 })
-    expect(await verbs(registrationId)).toEqual(['launched', 'initialized', 'completed', 'passed', 'satisfied', 'terminated'])
+    const answered = Array(5).fill('answered')
+    expect(await verbs(registrationId)).toEqual(['launched', 'initialized', ...answered, 'completed', 'passed', 'satisfied', 'terminated'])
+    await context.close()
+  })
+
+  it('fails the demo course, tries again from My training and passes: completed once, the contract turns ready', async () => {
+    const courseId = await importDemoCourse()
+    const { assignment, registrationId, person } = await enrolled('Tove', courseId)
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    const page = await context.newPage()
+    await signInAs(page, service.baseUrl, person.email)
+    const takeQuiz = async (button: string, answers: string[], outcome: string) => {
+      await page.goto(`${service.baseUrl}/console/me/training`)
+      await page.getByRole('button', { name: new RegExp(`^${button}`) }).click()
+      await answerQuiz(page, answers)
+      await page.getByRole('button', { name: 'Submit answers' }).click()
+      await page.getByText(outcome).waitFor()
+      await page.getByRole('button', { name: 'Exit' }).click()
+      await page.waitForURL(`${service.baseUrl}/console/me/training`)
+    }
+    const wrong = [
+      'From the master on the day',
+      'three long blasts',
+      'fire',
+      'The master, by word of mouth',
+      'lifejacket, warm clothing, immersion suit',
+    ]
+    await takeQuiz('Start', wrong, '2 of 5 right: not passed this time.')
+    await takeQuiz('Try again', RIGHT_ANSWERS, '5 of 5 right: passed.')
+    await page.goto(`${service.baseUrl}/console/me/contract`)
+    await expect.poll(() => page.getByTestId('verdict').first().textContent()).toBe('Ready')
+    await screenshot(page, 'demo-course-retried')
+    const seen = (await verbs(registrationId)).filter((verb) => verb !== 'answered')
+    expect(seen).toEqual([
+      'launched',
+      'initialized',
+      'completed',
+      'failed',
+      'terminated',
+      'launched',
+      'initialized',
+      'passed',
+      'satisfied',
+      'terminated',
+    ])
+    expect(await readinessCodes(assignment.id)).toEqual([])
+    // Every answer carries its question's definition: the course's question difficulty lists the five.
+    const questions = await ok(
+      admin.GET('/api/v1/learn/admin/analytics/course-difficulty/{course_id}/questions', { params: { path: { course_id: courseId } } }),
+    )
+    expect(questions.data).toHaveLength(5)
+    await context.close()
+  })
+
+  it('tells the learner in words when the training service refuses their answers', async () => {
+    const courseId = await importDemoCourse()
+    const { registrationId, crew } = await enrolled('Ulla', courseId)
+    const launched = await ok(
+      crew.POST('/api/v1/learn/registrations/{registration_id}/launch', {
+        params: { path: { registration_id: registrationId } },
+        body: {},
+      }),
+    )
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    const page = await context.newPage()
+    await page.goto(launched.url)
+    await answerQuiz(page, RIGHT_ANSWERS)
+    // The session ends (as a newer launch would end it) before the learner submits: the LRS refuses with 403.
+    await ok(
+      crew.POST('/api/v1/learn/registrations/{registration_id}/launch', {
+        params: { path: { registration_id: registrationId } },
+        body: {},
+      }),
+    )
+    await page.getByRole('button', { name: 'Submit answers' }).click()
+    await page.getByText(/^Your answers were not recorded: This launch session has ended/).waitFor()
+    expect(await page.getByRole('button', { name: 'Submit answers' }).isEnabled()).toBe(true)
     await context.close()
   })
 })
+
+const RIGHT_ANSWERS = [
+  'On the muster list',
+  'seven or more short blasts and one long',
+  'man overboard',
+  'The master, by word of mouth',
+  'lifejacket, warm clothing, immersion suit',
+]
+
+/** The demo course's three pages read, and its quiz answered with the given labels (not yet submitted). */
+async function answerQuiz(page: Page, answers: string[]): Promise<void> {
+  await page.getByRole('heading', { name: 'The muster list' }).waitFor()
+  for (let n = 0; n < 3; n++) await page.getByRole('button', { name: 'Next' }).click()
+  for (const answer of answers) await page.getByLabel(answer).check()
+}
+
+/** The demo course (demo-course/), built as a first start builds it, imported: the course's id. */
+async function importDemoCourse(): Promise<string> {
+  const zip = join(await mkdtemp(join(tmpdir(), 'seaworthy-demo-course-')), 'demo-course.zip')
+  await promisify(execFile)(process.execPath, ['scripts/build-demo-course.mjs', zip])
+  return importPackage('demo-course', await readFile(zip))
+}

@@ -153,6 +153,69 @@ describe('the crew console on a phone', () => {
     await page.context().close()
   })
 
+  it('on a slow ship link never saves a document without its scan: Send waits beside its progress, leaving asks first', async () => {
+    const crew = await createCrew(admin, 'Sam', 'Slowlink')
+    const page = await phonePage(crew.email)
+    // The ship's link, as the issue measured it: 256 kbit/s down, 128 kbit/s up, 700 ms round trip.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 700,
+      downloadThroughput: 32_000,
+      uploadThroughput: 16_000,
+    })
+    // The scan's POST is held until the checks below are done, so they never race the upload's end.
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(/\/api\/v1\/shared\/uploads\/target/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await openFromDrawer(page, 'My documents')
+    await page.getByRole('button', { name: 'Add a document' }).click()
+    const form = page.getByRole('form', { name: 'New identity document' })
+    await form.getByLabel('Type').click()
+    await page.getByRole('option', { name: 'Passport' }).click()
+    await form.getByLabel('Number').fill('P5550001')
+    await form.getByLabel('Expires').fill('2031-05-01')
+    // A 48 kB comment after the PDF's end: three seconds and more at 128 kbit/s.
+    const scan = Buffer.concat([Buffer.from(await passportPdf()), Buffer.from(`\n%${'x'.repeat(48_000)}\n`)])
+    await page.locator('input[type=file]:not([capture])').setInputFiles({ name: 'passport.pdf', mimeType: 'application/pdf', buffer: scan })
+    const send = form.getByRole('button', { name: 'Send identity document' })
+    const waiting = form.getByRole('status').filter({ hasText: 'Uploading the scan' })
+    await waiting.waitFor()
+    expect(await send.isDisabled()).toBe(true)
+    // The progress sits beside the button, on screen with it on a phone.
+    const [button, progress] = [await send.boundingBox(), await waiting.boundingBox()]
+    expect(Math.abs(button!.y + button!.height / 2 - (progress!.y + progress!.height / 2))).toBeLessThan(button!.height)
+    expect(progress!.x + progress!.width).toBeLessThanOrEqual(PHONE.width)
+    await screenshot(page, 'crew-document-uploading-phone')
+    // Enter in a field sends nothing either.
+    await form.getByLabel('Number').press('Enter')
+    // Closing the form asks first; staying keeps it and its upload.
+    const questions: string[] = []
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await page.getByRole('button', { name: 'Close' }).click()
+    expect(questions).toEqual(['The scan is still uploading. Leave anyway and lose it?'])
+    await waiting.waitFor()
+    expect(await ok(admin.GET('/api/v1/crew/users/{user_id}/identity-documents', { params: { path: { user_id: crew.id } } }))).toEqual([])
+
+    release()
+    await page.getByText('Uploaded.').waitFor({ timeout: 60_000 })
+    await send.click()
+    await expect.poll(() => page.getByTestId('my-document').count(), { timeout: 30_000 }).toBe(1)
+    const saved = await ok(admin.GET('/api/v1/crew/users/{user_id}/identity-documents', { params: { path: { user_id: crew.id } } }))
+    expect(saved).toHaveLength(1)
+    expect(saved[0]!.uploadId).not.toBeNull()
+    await page.context().close()
+  })
+
   it('takes a cmi5 course from My training, passes it, comes back to it passed and the next contract ready', async () => {
     const courseId = await importFixture('masteryscore_responsive')
     const crew = await createCrew(admin, 'Cai', 'Course')
@@ -160,7 +223,8 @@ describe('the crew console on a phone', () => {
     // Due before today: the course not passed is a blocker (course_overdue), not only a warning.
     const assignment = await ok(
       admin.POST('/api/v1/assignments/', {
-        body: { userId: crew.id, shipId: ship.id, role: 'Cadet', startDate: '2026-01-01', dueDate: '2026-02-01' },
+        // It ends before the later contract starts: the two do not overlap (no overlapping_assignment warning).
+        body: { userId: crew.id, shipId: ship.id, role: 'Cadet', startDate: '2026-01-01', dueDate: '2026-02-01', endDate: '2026-12-31' },
       }),
     )
     await ok(admin.POST('/api/v1/learn/assignments/bulk/courses', { body: { assignmentIds: [assignment.id], courseIds: [courseId] } }))
@@ -183,7 +247,7 @@ describe('the crew console on a phone', () => {
     const blocker = contract.locator('[data-testid=blocker][data-code=course_overdue]')
     await blocker.getByRole('link', { name: 'Open the course' }).click()
     await page.getByRole('heading', { level: 1, name: 'My training' }).waitFor()
-    await page.getByText('This course has no package to open here yet').waitFor()
+    await page.getByText('This course is taken away from the console (in class or on board): the office records your result here.').waitFor()
     await fitsAndPasses(page)
     await screenshot(page, 'crew-training-phone')
 

@@ -50,6 +50,11 @@ describe('the console', () => {
     await unbuilt.close()
   })
 
+  it("leads the service's root to the console", async () => {
+    const reply = await built.inject({ url: '/' })
+    expect([reply.statusCode, reply.headers.location]).toEqual([302, '/console/'])
+  })
+
   it('serves index.html for /console and every screen under it, under its own CSP', async () => {
     for (const url of ['/console', '/console/', '/console/review', '/console/crew/0190a4a0-0000-7000-8000-000000000001']) {
       const reply = await built.inject({ url })

@@ -18,6 +18,8 @@ const WEBHOOKS = [
 ]
 
 const UNGATED = [
+  // The service's root leads to the console (src/lib/console.ts).
+  'GET /',
   'GET /healthz',
   'GET /readyz',
   'GET /openapi.json',
@@ -229,7 +231,7 @@ const DOCUMENTED = [
 
 /**
  * Method and URL of every route the router holds, read from its printed tree. HEAD, the /docs assets and the
- * console (test/console.test.ts) aside; the tree prints the console's catch-all `/console/*` as a bare `*`.
+ * console (test/console.test.ts) aside; the tree prints the console's catch-all `/console/*` as `/*` under the root.
  */
 function servedRoutes(app: App): string[] {
   const served: string[] = []
@@ -244,7 +246,7 @@ function servedRoutes(app: App): string[] {
     }
   }
   return served
-    .filter((route) => route !== 'GET *' && !['/docs', '/console'].some((prefix) => route.split(' ')[1].startsWith(prefix)))
+    .filter((route) => route !== 'GET /*' && !['/docs', '/console'].some((prefix) => route.split(' ')[1].startsWith(prefix)))
     .sort()
 }
 

@@ -37,7 +37,7 @@ function consoleDirectory(): string {
 }
 
 /**
- * Serves the office console at /console: the built files, and index.html for every other path under it
+ * Serves the office console at /console (and / leads there): the built files, and index.html for every other path under it
  * (the console's own router reads the path). Left out of the OpenAPI document: it is not the API.
  */
 export async function registerConsole(
@@ -45,6 +45,8 @@ export async function registerConsole(
   { root = consoleDirectory(), fileOrigin = null }: { root?: string; fileOrigin?: string | null } = {},
 ): Promise<void> {
   const policy = consolePolicy(fileOrigin)
+  // The service's root is where a person types the address: it leads to the console.
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/'))
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', async (_request, reply) => {

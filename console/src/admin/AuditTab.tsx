@@ -1,6 +1,6 @@
 import { Group, Select, Stack, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
-import { useInfiniteQuery } from '@tanstack/react-query'
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { components } from '../../../client/index.js'
 import { unwrap } from '../api.js'
@@ -36,17 +36,39 @@ const TYPES: EventType[] = [
   'auth.throttled',
 ]
 
+// Types whose prefix and verb do not read as a sentence by themselves.
+const EVENT_WORDS: Record<string, string> = {
+  'verification.submitted': 'Review: sent for review',
+  'verification.verified': 'Review: verified',
+  'verification.rejected': 'Review: rejected',
+  'verification.reopened': 'Review: reopened',
+  'auth.login_failed': 'Sign-in failed',
+  'auth.throttled': 'Sign-in refused (too many attempts)',
+}
+
+/** An event type in words: "assignment.courses_assigned" → "Assignment: courses assigned". */
+function eventWords(type: string): string {
+  const [prefix = '', verb = ''] = type.split('.')
+  return EVENT_WORDS[type] ?? `${labelOf(prefix)}: ${verb.replaceAll('_', ' ')}`
+}
+
 /** The organization's audit trail, newest first, filtered by type, record, person and dates. */
 export function AuditTab() {
   const { api } = useSession()
   const [type, setType] = useState<string | null>(null)
   const [targetId, setTargetId] = useState('')
-  const [actorId, setActorId] = useState('')
+  const [actorId, setActorId] = useState<string | null>(null)
+  const [personSearch, setPersonSearch] = useState('')
+  const [search] = useDebouncedValue(personSearch.trim(), 250)
+  const people = useQuery({
+    queryKey: ['roster', 'everyone', search],
+    queryFn: () => unwrap(api.GET('/api/v1/crew/roster', { params: { query: { limit: 20, search: search || undefined } } })),
+  })
   const [from, setFrom] = useState('')
   const [to, setTo] = useState('')
-  const [ids] = useDebouncedValue({ target: targetId.trim(), actor: actorId.trim() }, 300)
+  const [target] = useDebouncedValue(targetId.trim(), 300)
   const events = useInfiniteQuery({
-    queryKey: ['audit-events', type, ids, from, to],
+    queryKey: ['audit-events', type, target, actorId, from, to],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       unwrap(
@@ -56,8 +78,8 @@ export function AuditTab() {
               limit: 50,
               cursor: pageParam,
               type: type ?? undefined,
-              target_id: ids.target || undefined,
-              actor_id: ids.actor || undefined,
+              target_id: target || undefined,
+              actor_id: actorId ?? undefined,
               from: from ? `${from}T00:00:00Z` : undefined,
               to: to ? `${to}T23:59:59Z` : undefined,
             },
@@ -70,9 +92,33 @@ export function AuditTab() {
   return (
     <Stack>
       <Group align="end">
-        <Select label="Type" placeholder="Any" data={TYPES} value={type} onChange={setType} clearable searchable />
-        <TextInput label="Record id" value={targetId} onChange={(e) => setTargetId(e.currentTarget.value)} />
-        <TextInput label="Actor id" value={actorId} onChange={(e) => setActorId(e.currentTarget.value)} />
+        <Select
+          label="Type"
+          placeholder="Any"
+          data={TYPES.map((t) => ({ value: t, label: eventWords(t) }))}
+          value={type}
+          onChange={setType}
+          clearable
+          searchable
+        />
+        <Select
+          label="By"
+          placeholder="Anyone (type a name)"
+          data={(people.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
+          value={actorId}
+          onChange={setActorId}
+          searchable
+          searchValue={personSearch}
+          onSearchChange={setPersonSearch}
+          filter={({ options }) => options}
+          clearable
+        />
+        <TextInput
+          label="Record id"
+          description="A record's id, as its page shows it"
+          value={targetId}
+          onChange={(e) => setTargetId(e.currentTarget.value)}
+        />
         <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
         <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
       </Group>
@@ -84,7 +130,7 @@ export function AuditTab() {
             rowKey={(e) => e.id}
             columns={[
               { header: 'When', cell: (e) => e.occurredAt.slice(0, 19).replace('T', ' ') },
-              { header: 'Event', cell: (e) => e.type },
+              { header: 'Event', cell: (e) => <span title={e.type}>{eventWords(e.type)}</span> },
               {
                 header: 'By',
                 cell: (e) => (e.actor ? <PersonLink userId={e.actor.userId} name={e.actorName ?? labelOf(e.actor.role)} /> : 'The service'),

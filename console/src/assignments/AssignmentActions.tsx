@@ -5,13 +5,15 @@ import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
 import { EntityForm, type Field, orNull } from '../shared/EntityForm.js'
 import { FormButton } from '../shared/FormButton.js'
+import { DUE_HELP, ROLE_HELP } from './assignment-help.js'
+import { useRoleSuggestions } from './role-options.js'
 
 type Assignment = components['schemas']['Assignment']
 
-const EDIT_FIELDS: Field[] = [
-  { name: 'role', label: 'Role', required: true },
+const editFields = (roles: string[]): Field[] => [
+  { name: 'role', label: 'Role', required: true, description: ROLE_HELP, suggestions: roles },
   { name: 'startDate', label: 'Start', type: 'date' },
-  { name: 'dueDate', label: 'Due', type: 'date' },
+  { name: 'dueDate', label: 'Due', type: 'date', description: DUE_HELP },
   { name: 'endDate', label: 'End', type: 'date' },
 ]
 
@@ -25,6 +27,7 @@ const today = () => new Date().toISOString().slice(0, 10)
 export function AssignmentActions({ assignment: a }: { assignment: Assignment }) {
   const { api } = useSession()
   const queryClient = useQueryClient()
+  const roles = useRoleSuggestions()
   const path = { params: { path: { assignment_id: a.id } } }
   const patch = (body: components['schemas']['AssignmentUpdate']) =>
     unwrap(api.PATCH('/api/v1/assignments/{assignment_id}', { ...path, body }))
@@ -39,7 +42,7 @@ export function AssignmentActions({ assignment: a }: { assignment: Assignment })
         {(close) => (
           <EntityForm
             label="Edit assignment"
-            fields={EDIT_FIELDS}
+            fields={editFields(roles)}
             initial={{ role: a.role, startDate: a.startDate ?? '', dueDate: a.dueDate ?? '', endDate: a.endDate ?? '' }}
             submitLabel="Save assignment"
             save={(v) =>

@@ -4,13 +4,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
-import { useCan } from '../shared/permissions.js'
 import { PersonLink } from '../shared/PersonLink.js'
+import { useCan } from '../shared/permissions.js'
 import { QueryState } from '../shared/QueryState.js'
 import { ScrollRegion } from '../shared/ScrollRegion.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
-import { BulkActions } from './BulkActions.js'
 import { AssignmentActions } from './AssignmentActions.js'
+import { stateOf } from './assignment-columns.js'
+import { BulkActions } from './BulkActions.js'
 import { CreateAssignment } from './CreateAssignment.js'
 import { useShipOptions } from './ship-options.js'
 
@@ -89,7 +90,7 @@ export default function AssignmentsPage() {
                   <Table.Th>Ship</Table.Th>
                   <Table.Th>Role</Table.Th>
                   <Table.Th>Start</Table.Th>
-                  <Table.Th>Due</Table.Th>
+                  <Table.Th title="The date the assignment's courses must be passed by">Courses due</Table.Th>
                   <Table.Th>End</Table.Th>
                   <Table.Th>State</Table.Th>
                   {single && <Table.Th>Actions</Table.Th>}
@@ -116,7 +117,7 @@ export default function AssignmentsPage() {
                     <Table.Td>{a.dueDate ?? '—'}</Table.Td>
                     <Table.Td>{a.endDate ?? '—'}</Table.Td>
                     <Table.Td>
-                      <StatusBadge status={a.isActive ? 'active' : 'inactive'} />
+                      <StatusBadge status={stateOf(a)} />
                     </Table.Td>
                     {single && (
                       <Table.Td>

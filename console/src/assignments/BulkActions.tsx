@@ -1,4 +1,4 @@
-import { Alert, Button, Group, MultiSelect, Stack, Tabs, TextInput } from '@mantine/core'
+import { Alert, Button, Group, MultiSelect, Select, Stack, Tabs, TextInput } from '@mantine/core'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { components } from '../../../client/index.js'
@@ -22,10 +22,16 @@ export function BulkActions({ ids, known, onDone }: { ids: string[]; known: Map<
   const [dueDate, setDueDate] = useState('')
   const [endDate, setEndDate] = useState('')
   const [courseIds, setCourseIds] = useState<string[]>([])
+  const [curriculumId, setCurriculumId] = useState<string | null>(null)
   const [result, setResult] = useState<{ title: string; outcomes: BulkOutcome[] } | null>(null)
   const courses = useQuery({
     queryKey: ['courses', 'all'],
     queryFn: () => unwrap(api.GET('/api/v1/courses/', { params: { query: { limit: 1000 } } })),
+  })
+
+  const curriculums = useQuery({
+    queryKey: ['curriculums'],
+    queryFn: () => unwrap(api.GET('/api/v1/learn/curriculums', { params: { query: { limit: 100 } } })),
   })
 
   const run = useMutation({
@@ -43,7 +49,9 @@ export function BulkActions({ ids, known, onDone }: { ids: string[]; known: Map<
         return outcomesOf(ids, r.failedAssignmentIds, r.errors)
       }
       if (action === 'add-courses') {
-        const r = await unwrap(api.POST('/api/v1/learn/assignments/bulk/courses', { body: { assignmentIds, courseIds } }))
+        // A curriculum adds its courses together with those listed (the service counts each course once).
+        const body = { assignmentIds, courseIds, ...(curriculumId ? { curriculumId } : {}) }
+        const r = await unwrap(api.POST('/api/v1/learn/assignments/bulk/courses', { body }))
         return outcomesOf(ids, r.failedAssignmentIds)
       }
       const r = await unwrap(api.POST('/api/v1/learn/assignments/bulk/remove-courses', { body: { assignmentIds, courseIds } }))
@@ -55,6 +63,7 @@ export function BulkActions({ ids, known, onDone }: { ids: string[]; known: Map<
     },
   })
   const courseOptions = (courses.data?.items ?? []).map((c) => ({ value: c.id, label: c.title }))
+  const curriculumOptions = (curriculums.data?.items ?? []).map((c) => ({ value: c.id, label: `${c.title} (${c.courses.length} courses)` }))
   const none = ids.length === 0
 
   return (
@@ -68,7 +77,7 @@ export function BulkActions({ ids, known, onDone }: { ids: string[]; known: Map<
           <Group align="end">
             <TextInput label="Role" value={role} onChange={(e) => setRole(e.currentTarget.value)} />
             <TextInput label="Start" type="date" value={startDate} onChange={(e) => setStartDate(e.currentTarget.value)} />
-            <TextInput label="Due" type="date" value={dueDate} onChange={(e) => setDueDate(e.currentTarget.value)} />
+            <TextInput label="Courses due" type="date" value={dueDate} onChange={(e) => setDueDate(e.currentTarget.value)} />
             <TextInput label="End" type="date" value={endDate} onChange={(e) => setEndDate(e.currentTarget.value)} />
             <Button disabled={none} loading={run.isPending} onClick={() => run.mutate('update')}>
               Update {ids.length} selected
@@ -78,7 +87,20 @@ export function BulkActions({ ids, known, onDone }: { ids: string[]; known: Map<
         <Tabs.Panel value="courses" pt="xs">
           <Group align="end">
             <MultiSelect label="Courses" data={courseOptions} value={courseIds} onChange={setCourseIds} searchable miw={320} />
-            <Button disabled={none || courseIds.length === 0} loading={run.isPending} onClick={() => run.mutate('add-courses')}>
+            <Select
+              label="Curriculum"
+              description="Adds all its courses"
+              data={curriculumOptions}
+              value={curriculumId}
+              onChange={setCurriculumId}
+              clearable
+              searchable
+            />
+            <Button
+              disabled={none || (courseIds.length === 0 && !curriculumId)}
+              loading={run.isPending}
+              onClick={() => run.mutate('add-courses')}
+            >
               Add to {ids.length} selected
             </Button>
             <Button variant="outline" color={BAD} disabled={none || courseIds.length === 0} onClick={() => run.mutate('remove-courses')}>

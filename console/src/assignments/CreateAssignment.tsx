@@ -1,11 +1,13 @@
-import { Alert, Button, Card, Group, Select, Text, TextInput } from '@mantine/core'
+import { Alert, Autocomplete, Button, Card, Group, Select, Text, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { unwrap } from '../api.js'
 import { useSession } from '../auth/session.js'
-import { GOOD } from '../shared/colours.js'
+import { GOOD, WARN } from '../shared/colours.js'
 import { fieldErrors, formLevelError } from '../shared/field-errors.js'
+import { DUE_HELP, ROLE_HELP } from './assignment-help.js'
+import { useOverlapping, useRoleSuggestions } from './role-options.js'
 import { useShipOptions } from './ship-options.js'
 
 const FIELDS = ['userId', 'shipId', 'role', 'startDate', 'dueDate', 'endDate']
@@ -20,6 +22,8 @@ export function CreateAssignment({ userId: givenUser, onCreated }: { userId?: st
   const [shipId, setShipId] = useState<string | null>(null)
   const [role, setRole] = useState('')
   const [dates, setDates] = useState({ startDate: '', dueDate: '', endDate: '' })
+  const roles = useRoleSuggestions()
+  const overlapping = useOverlapping(userId, dates.startDate, dates.endDate)
   const people = useQuery({
     queryKey: ['roster', 'crew', debounced],
     queryFn: () =>
@@ -49,9 +53,10 @@ export function CreateAssignment({ userId: givenUser, onCreated }: { userId?: st
   const errors = fieldErrors(create.error)
   const general = formLevelError(create.error, FIELDS)
   const personOptions = (people.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName} (${p.email})` }))
-  const dateInput = (name: keyof typeof dates, label: string) => (
+  const dateInput = (name: keyof typeof dates, label: string, description?: string) => (
     <TextInput
       label={label}
+      description={description}
       type="date"
       value={dates[name]}
       error={errors[name]}
@@ -79,11 +84,19 @@ export function CreateAssignment({ userId: givenUser, onCreated }: { userId?: st
           />
         )}
         <Select label="Ship" data={shipOptions} value={shipId} onChange={setShipId} searchable withAsterisk error={errors.shipId} />
-        <TextInput label="Role" value={role} onChange={(e) => setRole(e.currentTarget.value)} withAsterisk error={errors.role} />
+        <Autocomplete label="Role" description={ROLE_HELP} data={roles} value={role} onChange={setRole} withAsterisk error={errors.role} />
         {dateInput('startDate', 'Start')}
-        {dateInput('dueDate', 'Due')}
+        {dateInput('dueDate', 'Due', DUE_HELP)}
         {dateInput('endDate', 'End')}
       </Group>
+      {overlapping.length > 0 && !create.isSuccess && (
+        <Alert color={WARN} title="Already booked on these dates" mt="xs" data-testid="overlap-warning">
+          {overlapping
+            .map((a) => `${a.shipName} as ${a.role}, ${a.startDate ?? 'no start date'} to ${a.endDate ?? 'no end date'}`)
+            .join('; ')}
+          . You can still assign; readiness will warn of the overlap.
+        </Alert>
+      )}
       <Group mt="sm">
         <Button type="submit" loading={create.isPending}>
           Assign

@@ -7,14 +7,24 @@ import { useSession } from '../auth/session.js'
 import { BAD, GOOD, WARN } from '../shared/colours.js'
 import { QueryState } from '../shared/QueryState.js'
 import { useRefreshOnReturn } from '../shared/refresh-on-return.js'
+import { structureOf } from '../training/launch.js'
 import { meQuery } from '../training/my-queries.js'
-import { whatToDo } from './what-to-do.js'
+import { LINK_WORDS, whatToDo } from './what-to-do.js'
 
 type MeAssignment = components['schemas']['MeAssignment']
 type Issue = components['schemas']['ReadinessIssue']
 
 function IssueItem({ issue, through, kind }: { issue: Issue; through: string; kind: 'blocker' | 'warning' }) {
-  const todo = whatToDo(issue, through)
+  const { api } = useSession()
+  // A course issue's requirement is the course id: whether it has a package decides where its result comes from.
+  const courseId = issue.targetType === 'registration' ? issue.requirement : null
+  const structure = useQuery({
+    queryKey: ['course-structure', courseId],
+    queryFn: () => structureOf(api, courseId ?? ''),
+    enabled: courseId !== null,
+    staleTime: 5 * 60_000,
+  })
+  const todo = whatToDo(issue, through, !(structure.isSuccess && structure.data === null))
   return (
     <List.Item data-testid={kind} data-code={issue.code}>
       <Text size="sm" fw={500} c={kind === 'blocker' ? BAD : WARN}>
@@ -24,7 +34,7 @@ function IssueItem({ issue, through, kind }: { issue: Issue; through: string; ki
         {todo.text}{' '}
         {todo.to && (
           <Anchor component={Link} to={todo.to} display="inline-block" py={10}>
-            {todo.to.startsWith('/me/training') ? 'Open the course' : 'Go to My documents'}
+            {LINK_WORDS[todo.to.replace(/#.*/, '')]}
           </Anchor>
         )}
       </Text>
@@ -64,10 +74,10 @@ function AssignmentVerdict({ assignment }: { assignment: MeAssignment }) {
             ) : (
               <List spacing="xs" listStyleType="none" pl={0}>
                 {v.blockers.map((b) => (
-                  <IssueItem key={`b-${b.code}-${b.requirement}`} issue={b} through={v.through} kind="blocker" />
+                  <IssueItem key={`b-${b.code}-${b.requirement}-${b.targetId}`} issue={b} through={v.through} kind="blocker" />
                 ))}
                 {v.warnings.map((w) => (
-                  <IssueItem key={`w-${w.code}-${w.requirement}`} issue={w} through={v.through} kind="warning" />
+                  <IssueItem key={`w-${w.code}-${w.requirement}-${w.targetId}`} issue={w} through={v.through} kind="warning" />
                 ))}
               </List>
             )

@@ -2,8 +2,18 @@ import type { components } from '../../../client/index.js'
 
 type Issue = components['schemas']['ReadinessIssue']
 
-/** What the crew member can do about one readiness issue, and where: a sentence and a link in the console. */
-export function whatToDo(issue: Issue, through: string): { text: string; to: string | null } {
+/** Where a link of `whatToDo` goes, in words. */
+export const LINK_WORDS: Record<string, string> = {
+  '/me/documents': 'Go to My documents',
+  '/me/assignments': 'Go to My assignments',
+  '/me/training': 'Open the course',
+}
+
+/**
+ * What the crew member can do about one readiness issue, and where: a sentence and a link in the console. A course
+ * without a package (`packaged` false) is not opened here: the office records its result.
+ */
+export function whatToDo(issue: Issue, through: string, packaged = true): { text: string; to: string | null } {
   const course = issue.targetType === 'registration' && issue.targetId ? `/me/training#registration-${issue.targetId}` : '/me/training'
   switch (issue.code) {
     case 'document_missing':
@@ -19,8 +29,17 @@ export function whatToDo(issue: Issue, through: string): { text: string; to: str
       return { text: 'Nothing to do unless it was sent without a scan: the office reviews it.', to: '/me/documents' }
     case 'course_overdue':
     case 'course_not_passed':
+      if (!packaged)
+        return { text: 'This course is taken away from the console (in class or on board): the office records your result.', to: null }
       return { text: 'Finish this course in My training.', to: course }
     case 'sea_service_insufficient':
       return { text: 'Ask the office: your sea service in this role is counted from your experience records.', to: null }
+    case 'no_requirements':
+      return {
+        text: 'Nothing for you to do: the office has not yet said what this role needs, so check with them before you sail.',
+        to: null,
+      }
+    case 'overlapping_assignment':
+      return { text: 'Ask the office which contract is right: you are booked on two at once.', to: '/me/assignments' }
   }
 }

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import type { components } from '../../../client/index.js'
 import { useSession } from '../auth/session.js'
 import { bodyOf, type RecordKind, valuesOf } from '../records/record-kinds.js'
-import { EntityForm } from '../shared/EntityForm.js'
+import { EntityForm, type Waiting } from '../shared/EntityForm.js'
 import { ScanPicker } from './ScanPicker.js'
 
 /** A record with its review, as identity documents and certificates carry it. */
@@ -19,6 +19,7 @@ export function DocumentForm({ kind, record, onSaved }: { kind: RecordKind; reco
   const userId = me.user.id
   const queryClient = useQueryClient()
   const [uploadId, setUploadId] = useState<string | null>(null)
+  const [waiting, setWaiting] = useState<Waiting | null>(null)
   const initial = record ? valuesOf(kind, record) : null
   const save = (values: Record<string, string>) => {
     const body = { ...bodyOf(kind, values, initial), ...(uploadId ? { uploadId } : {}) }
@@ -46,13 +47,16 @@ export function DocumentForm({ kind, record, onSaved }: { kind: RecordKind; reco
         submitLabel={record ? (state === 'rejected' ? 'Resubmit' : 'Save changes') : `Send ${kind.noun}`}
         save={save}
         childFields={['uploadId']}
+        waiting={waiting}
         onSaved={() => {
           for (const key of [kind.queryKey, 'verification']) void queryClient.invalidateQueries({ queryKey: [key, userId] })
           void queryClient.invalidateQueries({ queryKey: ['my-readiness'] })
           onSaved()
         }}
       >
-        {(errors) => kind.upload && <ScanPicker kind={kind.upload} onUploaded={setUploadId} error={errors.uploadId} />}
+        {(errors) =>
+          kind.upload && <ScanPicker kind={kind.upload} onUploaded={setUploadId} onWaiting={setWaiting} error={errors.uploadId} />
+        }
       </EntityForm>
     </Stack>
   )

@@ -1,9 +1,11 @@
-import { Alert, Button, FileButton, Group, Image, Progress, Stack, Text } from '@mantine/core'
+import { Alert, Button, FileButton, Group, Image, Stack, Text } from '@mantine/core'
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { useSession } from '../auth/session.js'
 import { UPLOAD_MIMES, type UploadStep, uploadFile } from '../records/upload-file.js'
 import { GOOD } from '../shared/colours.js'
+import type { Waiting } from '../shared/EntityForm.js'
+import { useLeaveGuard } from '../shared/leave-guard.js'
 import { refusedAfterUpload, refusedBeforeUpload } from './refused.js'
 
 const STEP_WORDS: Record<UploadStep, string> = {
@@ -29,12 +31,29 @@ function Preview({ file }: { file: File }) {
   )
 }
 
+/** What the form waits for while a chosen scan is not uploaded: its progress, or a failure to settle first. */
+function waitingFor(pending: boolean, fraction: number, failed: boolean): Waiting | null {
+  if (pending) return { text: `Uploading the scan: ${Math.round(fraction * 100)}\u00a0%. Send waits for it.`, fraction }
+  if (failed) return { text: 'The scan is not uploaded: try again, or remove it to send without a scan.' }
+  return null
+}
+
 /**
- * The scan of a record from a file or the phone's camera, sent at once in the three steps with one
- * progress bar; a refused file is explained in plain words, and a failed send can be tried again
- * without losing the form.
+ * The scan of a record from a file or the phone's camera, sent at once in the three steps; a refused file is
+ * explained in plain words, and a failed send can be tried again without losing the form. Until the chosen
+ * file is uploaded the form waits (`onWaiting`), and leaving asks first: a record is never sent without it.
  */
-export function ScanPicker({ kind, onUploaded, error }: { kind: string; onUploaded: (uploadId: string | null) => void; error?: string }) {
+export function ScanPicker({
+  kind,
+  onUploaded,
+  onWaiting,
+  error,
+}: {
+  kind: string
+  onUploaded: (uploadId: string | null) => void
+  onWaiting: (waiting: Waiting | null) => void
+  error?: string
+}) {
   const { api } = useSession()
   const [file, setFile] = useState<File | null>(null)
   const [refused, setRefused] = useState<string | null>(null)
@@ -44,6 +63,18 @@ export function ScanPicker({ kind, onUploaded, error }: { kind: string; onUpload
     onMutate: () => onUploaded(null),
     onSuccess: onUploaded,
   })
+  const failed = file !== null && (refused !== null || upload.isError)
+  useLeaveGuard(upload.isPending ? 'The scan is still uploading. Leave anyway and lose it?' : null)
+  useEffect(
+    () => onWaiting(waitingFor(upload.isPending, progress.fraction, failed)),
+    [upload.isPending, progress.fraction, failed, onWaiting],
+  )
+  const remove = () => {
+    setFile(null)
+    setRefused(null)
+    upload.reset()
+    onUploaded(null)
+  }
   const choose = (chosen: File | null) => {
     if (!chosen) return
     setFile(chosen)
@@ -76,12 +107,7 @@ export function ScanPicker({ kind, onUploaded, error }: { kind: string; onUpload
         </FileButton>
       </Group>
       {file && <Preview file={file} />}
-      {upload.isPending && (
-        <Stack gap={2}>
-          <Progress value={progress.fraction * 100} aria-label="Upload progress" animated />
-          <Text size="sm">{STEP_WORDS[progress.step]}</Text>
-        </Stack>
-      )}
+      {upload.isPending && <Text size="sm">{STEP_WORDS[progress.step]}</Text>}
       {upload.isSuccess && (
         <Text size="sm" c={GOOD}>
           Uploaded.
@@ -90,10 +116,17 @@ export function ScanPicker({ kind, onUploaded, error }: { kind: string; onUpload
       {(refused || upload.isError || error) && (
         <Alert color="red" role="alert">
           {refused ?? (upload.isError && file ? refusedAfterUpload(upload.error, file) : error)}
-          {upload.isError && file && (
-            <Button mt="xs" h={44} variant="default" onClick={() => upload.mutate(file)}>
-              Try again
-            </Button>
+          {file && (refused || upload.isError) && (
+            <Group mt="xs" gap="xs" wrap="wrap">
+              {upload.isError && (
+                <Button h={44} variant="default" onClick={() => upload.mutate(file)}>
+                  Try again
+                </Button>
+              )}
+              <Button h={44} variant="subtle" onClick={remove}>
+                Remove the file
+              </Button>
+            </Group>
           )}
         </Alert>
       )}

@@ -1,4 +1,4 @@
-import { Group, Select, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Alert, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { unwrap } from '../api.js'
@@ -14,9 +14,13 @@ import { ShipSummary } from './ShipSummary.js'
 
 const today = () => new Date().toISOString().slice(0, 10)
 
-/** Who is not ready to sail on a date, and why, fleet-wide or for one ship. */
+/**
+ * Who is not ready to sail on a date, and why, fleet-wide or for one ship. An office employee's list holds only
+ * the assignments they are part of (§2), and says so: an empty list is never an all-clear (console-11).
+ */
 export default function ReadinessPage() {
-  const { api } = useSession()
+  const { api, role } = useSession()
+  const partial = role === 'office_employee'
   const [asOf, setAsOf] = useState(today)
   const [shipId, setShipId] = useState<string | null>(null)
   const [onlyNotReady, setOnlyNotReady] = useState<string | null>('not_ready')
@@ -71,11 +75,17 @@ export default function ReadinessPage() {
           allowDeselect={false}
         />
       </Group>
+      {partial && (
+        <Alert color="blue" title="You see the assignments you are part of" data-testid="partial-view">
+          This list shows only your own assignments, not the fleet. Choose a ship for its summary, which counts every assignment on board;
+          an office admin sees everyone.
+        </Alert>
+      )}
       {shipId && <ShipSummary shipId={shipId} asOf={asOf} />}
       <QueryState query={fleet}>
         {(data) => (
           <DataTable
-            caption="Assignments on the date"
+            caption={partial ? 'Assignments of yours on the date' : 'Assignments on the date'}
             rows={data.pages.flatMap((p) => p.items)}
             rowKey={(a) => a.assignmentId}
             columns={[

@@ -1,4 +1,17 @@
-import { Alert, Button, Group, PasswordInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core'
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Group,
+  PasswordInput,
+  Progress,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core'
 import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, type ReactNode, useState } from 'react'
 import { fieldErrors, formLevelError } from './field-errors.js'
@@ -11,9 +24,17 @@ export interface Field {
   options?: { value: string; label: string }[]
   required?: boolean
   description?: string
+  /** Values to suggest while typing (any other may still be typed). */
+  suggestions?: string[]
 }
 
 export type Values = Record<string, string>
+
+/** Why the form cannot be sent yet (a file still uploading), shown beside the button, with its progress. */
+export interface Waiting {
+  text: string
+  fraction?: number
+}
 
 /** Blank inputs are sent as null (cleared), for the fields the service accepts null in. */
 export const orNull = (value: string | undefined) => (value?.trim() ? value.trim() : null)
@@ -39,6 +60,7 @@ function Input({ field, value, error, onChange }: { field: Field; value: string;
     case 'password':
       return <PasswordInput {...common} value={value} onChange={(e) => onChange(e.currentTarget.value)} />
     default:
+      if (field.suggestions) return <Autocomplete {...common} data={field.suggestions} value={value} onChange={onChange} />
       return <TextInput {...common} type={field.type ?? 'text'} value={value} onChange={(e) => onChange(e.currentTarget.value)} />
   }
 }
@@ -56,6 +78,7 @@ export function EntityForm<R>({
   onSaved,
   children,
   childFields = [],
+  waiting = null,
 }: {
   label: string
   fields: Field[]
@@ -67,6 +90,8 @@ export function EntityForm<R>({
   children?: (errors: Record<string, string>) => ReactNode
   /** The body fields `children` show problems for. */
   childFields?: string[]
+  /** Set while the form must not be sent: the button is disabled and says why beside it. */
+  waiting?: Waiting | null
 }) {
   const [values, setValues] = useState<Values>(initial)
   const mutation = useMutation({ mutationFn: () => save(values), onSuccess: onSaved })
@@ -74,7 +99,7 @@ export function EntityForm<R>({
   const general = formLevelError(mutation.error, [...fields.map((f) => f.name), ...childFields])
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    mutation.mutate()
+    if (!waiting) mutation.mutate()
   }
   return (
     <form onSubmit={submit} aria-label={label} noValidate>
@@ -96,10 +121,16 @@ export function EntityForm<R>({
             {general}
           </Alert>
         )}
-        <Group>
-          <Button type="submit" loading={mutation.isPending}>
+        <Group wrap="nowrap" align="center">
+          <Button type="submit" loading={mutation.isPending} disabled={waiting !== null} style={{ flexShrink: 0 }}>
             {submitLabel}
           </Button>
+          {waiting && (
+            <Stack gap={2} style={{ flex: 1, minWidth: 0 }} role="status">
+              <Text size="sm">{waiting.text}</Text>
+              {waiting.fraction !== undefined && <Progress value={waiting.fraction * 100} aria-label="Upload progress" animated />}
+            </Stack>
+          )}
         </Group>
       </Stack>
     </form>

@@ -15,6 +15,7 @@ const COLOURS: Record<string, string> = {
   action_needed: BAD,
   not_ready: BAD,
   active: GOOD,
+  ends_today: WARN,
   updated: GOOD,
   failed: BAD,
   succeeded: GOOD,
@@ -27,10 +28,10 @@ const COLOURS: Record<string, string> = {
   abandoned: WARN,
 }
 
-/** A coloured word for an expiry, verification or readiness state. */
+/** A coloured word for an expiry, verification or readiness state, never squeezed into "V…". */
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <Badge color={COLOURS[status] ?? NEUTRAL} variant="filled" data-status={status}>
+    <Badge color={COLOURS[status] ?? NEUTRAL} variant="filled" data-status={status} style={{ flexShrink: 0, minWidth: 'max-content' }}>
       {labelOf(status)}
     </Badge>
   )

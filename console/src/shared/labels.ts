@@ -16,6 +16,8 @@ const WORDS: Record<string, string> = {
   ro_ro: 'Ro-ro',
   course_overdue: 'A course is overdue',
   course_not_passed: 'A required course is not passed',
+  no_requirements: 'No requirements set for the role',
+  overlapping_assignment: 'Booked on overlapping assignments',
 }
 
 /** `seaman_book` → "Seaman book", unless WORDS knows better. */

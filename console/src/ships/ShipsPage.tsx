@@ -7,9 +7,11 @@ import { ConfirmButton } from '../shared/ConfirmButton.js'
 import { DataTable } from '../shared/DataTable.js'
 import { EntityForm, type Field, orNull, type Values } from '../shared/EntityForm.js'
 import { FormButton } from '../shared/FormButton.js'
+import { labelOf } from '../shared/labels.js'
 import { MutationAlert } from '../shared/MutationAlert.js'
 import { useCan } from '../shared/permissions.js'
 import { QueryState } from '../shared/QueryState.js'
+import { SHIP_TYPES, type ShipType } from '../shared/record-types.js'
 
 type Ship = components['schemas']['Ship']
 
@@ -20,7 +22,23 @@ const FIELDS: Field[] = [
   { name: 'callSign', label: 'Call sign' },
   { name: 'flag', label: 'Flag' },
   { name: 'portOfRegistry', label: 'Port of registry' },
+  {
+    name: 'shipType',
+    label: 'Type',
+    type: 'select',
+    options: SHIP_TYPES.map((t) => ({ value: t, label: labelOf(t) })),
+    description: 'Sea service is counted by ship type',
+  },
+  { name: 'grossTonnage', label: 'Gross tonnage (GT)', description: 'A whole number' },
+  { name: 'propulsionPowerKw', label: 'Propulsion power (kW)', description: 'Main engine power, a whole number' },
 ]
+
+/** A whole number as typed; anything else is sent as written, for the service to explain at the field. */
+const numberOrNull = (value: string | undefined) => {
+  const text = value?.trim()
+  if (!text) return null
+  return /^\d+$/.test(text) ? Number(text) : (text as unknown as number)
+}
 
 const valuesOf = (ship?: Ship): Values => ({
   name: ship?.name ?? '',
@@ -29,6 +47,9 @@ const valuesOf = (ship?: Ship): Values => ({
   callSign: ship?.callSign ?? '',
   flag: ship?.flag ?? '',
   portOfRegistry: ship?.portOfRegistry ?? '',
+  shipType: ship?.shipType ?? '',
+  grossTonnage: ship?.grossTonnage?.toString() ?? '',
+  propulsionPowerKw: ship?.propulsionPowerKw?.toString() ?? '',
 })
 
 const bodyOf = (v: Values) => ({
@@ -38,6 +59,9 @@ const bodyOf = (v: Values) => ({
   callSign: orNull(v.callSign),
   flag: orNull(v.flag),
   portOfRegistry: orNull(v.portOfRegistry),
+  shipType: (orNull(v.shipType) as ShipType | null) ?? null,
+  grossTonnage: numberOrNull(v.grossTonnage),
+  propulsionPowerKw: numberOrNull(v.propulsionPowerKw),
 })
 
 function ShipActions({ ship, onChanged }: { ship: Ship; onChanged: () => void }) {
@@ -112,9 +136,13 @@ export default function ShipsPage() {
             rowKey={(s) => s.id}
             columns={[
               { header: 'Name', cell: (s) => s.name },
+              { header: 'Type', cell: (s) => (s.shipType ? labelOf(s.shipType) : '—') },
               { header: 'IMO', cell: (s) => s.imoNumber },
               { header: 'Flag', cell: (s) => s.flag ?? '—' },
+              { header: 'GT', cell: (s) => s.grossTonnage?.toLocaleString() ?? '—' },
+              { header: 'Power (kW)', cell: (s) => s.propulsionPowerKw?.toLocaleString() ?? '—' },
               { header: 'Call sign', cell: (s) => s.callSign ?? '—' },
+              { header: 'MMSI', cell: (s) => s.mmsi ?? '—' },
               { header: 'Port of registry', cell: (s) => s.portOfRegistry ?? '—' },
               ...(editable ? [{ header: 'Actions', cell: (s: Ship) => <ShipActions ship={s} onChanged={refresh} /> }] : []),
             ]}

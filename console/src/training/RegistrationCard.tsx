@@ -36,7 +36,7 @@ export function RegistrationCard({ registration }: { registration: Registration 
         </Group>
         {structure.isSuccess && structure.data === null && (
           <Text size="sm" c="dimmed">
-            This course has no package to open here yet; the office records its result.
+            This course is taken away from the console (in class or on board): the office records your result here.
           </Text>
         )}
         {structure.isError && (

@@ -27,6 +27,10 @@ AS $function$
     return null;
   end $function$;
 
+CREATE OR REPLACE TRIGGER assignments_readiness_holder_insert_delete AFTER INSERT OR DELETE ON public.assignments FOR EACH ROW EXECUTE FUNCTION readiness_holder_changed();
+
+CREATE OR REPLACE TRIGGER assignments_readiness_holder_update AFTER UPDATE ON public.assignments FOR EACH ROW WHEN (((old.user_id IS DISTINCT FROM new.user_id) OR (old.start_date IS DISTINCT FROM new.start_date) OR (old.end_date IS DISTINCT FROM new.end_date))) EXECUTE FUNCTION readiness_holder_changed();
+
 CREATE OR REPLACE TRIGGER certificates_readiness_insert_delete AFTER INSERT OR DELETE ON public.certificates FOR EACH ROW EXECUTE FUNCTION readiness_holder_changed();
 
 CREATE OR REPLACE TRIGGER certificates_readiness_update AFTER UPDATE ON public.certificates FOR EACH ROW WHEN (((old.user_id IS DISTINCT FROM new.user_id) OR (old.certificate_type IS DISTINCT FROM new.certificate_type) OR (old.expiry_date IS DISTINCT FROM new.expiry_date) OR (old.created_at IS DISTINCT FROM new.created_at))) EXECUTE FUNCTION readiness_holder_changed();

@@ -6,6 +6,8 @@ import { mustUseSso } from '../sso/sso.queries.js'
 import { findUserByEmail, recordLogin, setPasswordByEmail } from '../users/users.queries.js'
 import { forgetFailuresOf, forgetOldFailures, recordLoginAttempt, releaseAttempt, reserveAttempt } from './auth.queries.js'
 
+const SUSPENDED = "This account is suspended: ask your organization's admin to restore it"
+
 // Verifying against a real hash when the e-mail is unknown keeps response times alike.
 const decoyHash = hashPassword('decoy-password-for-unknown-users')
 
@@ -27,6 +29,11 @@ export async function logIn(db: Db, limits: LoginLimits, login: { email: string;
     throw unauthorized('Use single sign-on')
   }
   const ok = await verifyPassword(user?.password_hash ?? (await decoyHash), login.password)
+  // Only the right password learns of the suspension (a guess still reads "incorrect"); it is no failed guess.
+  if (user && ok && user.state === 'suspended') {
+    await releaseAttempt(db, reservation.slot)
+    throw unauthorized(SUSPENDED)
+  }
   if (!user || !ok || user.state !== 'active') {
     await forgetOldFailures(db, limits.windowSeconds)
     await recordLoginAttempt(db, 'auth.login_failed', email, login)

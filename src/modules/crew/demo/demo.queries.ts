@@ -134,10 +134,14 @@ export async function insertDemoCrewing(db: Db, demo: DemoCrewing): Promise<void
     )
     .execute()
 
-  // Able seamen need a passport and a medical certificate: Maria has no medical, so her assignment is not ready.
+  // Able seamen need a passport and a medical: Maria has no medical, so her assignment is not ready.
+  // "*" asks every other role (Aiko's Cook) for a passport and a medical, so no role is ready by omission.
   await db
     .insertInto('requirements')
-    .values({ organization_id: orgId, position: 0, role: 'Able Seaman', document_types: ['passport'], certificate_types: ['medical'] })
+    .values([
+      { organization_id: orgId, position: 0, role: 'Able Seaman', document_types: ['passport'], certificate_types: ['medical'] },
+      { organization_id: orgId, position: 1, role: '*', document_types: ['passport'], certificate_types: ['medical'] },
+    ])
     .execute()
   const assignments = [
     { holder: 'carlos', ship: 0, role: 'Able Seaman', start: -20, end: 120 },
@@ -154,7 +158,8 @@ export async function insertDemoCrewing(db: Db, demo: DemoCrewing): Promise<void
         ship_id: demo.shipIds[assignment.ship],
         role: assignment.role,
         start_date: addDays(today, assignment.start),
-        due_date: addDays(today, assignment.start - 7),
+        // Courses due a week into the contract: on or after the start, as the form requires (DECISIONS §4).
+        due_date: addDays(today, assignment.start + 7),
         end_date: addDays(today, assignment.end),
       })),
     )

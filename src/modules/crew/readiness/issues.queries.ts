@@ -119,7 +119,20 @@ export function issuesOf(ctx: VerdictContext): RawBuilder<unknown> {
     select case when a.due_date < ${asOf} then 'course_overdue' else 'course_not_passed' end,
       g.course_id::text, 'registration', g.id, a.due_date, null::date, null::int
     from registrations g
-    where g.assignment_id = a.id and g.organization_id = a.organization_id and g.status <> 'passed'`
+    where g.assignment_id = a.id and g.organization_id = a.organization_id and g.status <> 'passed'
+    union all
+    -- A matrix that names neither this role nor "*": the role has no requirements, never silently ready.
+    select 'no_requirements', a.role, 'assignment', a.id, null::date, null::date, null::int
+    where exists (select from requirements q where q.organization_id = a.organization_id)
+      and not exists (select from requirements q where q.organization_id = a.organization_id and lower(q.role) in (${roleKey(sql`a.role`)}, '*'))
+    union all
+    -- The person's other assignments whose dates meet [startDate, through]; an open end runs to its own horizon,
+    -- no start date from any time.
+    select 'overlapping_assignment', null, 'assignment', o.id, o.start_date, o.end_date, null::int
+    from assignments o
+    where o.organization_id = a.organization_id and o.user_id = a.user_id and o.id <> a.id
+      and coalesce(o.start_date, '-infinity'::date) <= ${through}
+      and coalesce(o.end_date, ${asOf} + ${openEndedHorizonDays(settings)}) >= coalesce(a.start_date, '-infinity'::date)`
 }
 
 /**

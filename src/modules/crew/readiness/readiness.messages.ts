@@ -18,18 +18,24 @@ const TYPE_NAMES: Record<string, string> = {
 
 export interface IssueFacts {
   code: Code
-  requirement: string
-  /** The document's expiry date, the course's due date, or the date sea service is counted to. */
+  requirement: string | null
+  /** The document's expiry date, the course's due date, the date sea service is counted to, or the other assignment's start. */
   date: string | null
-  /** The date the document has to reach (for document_expires_during_assignment). */
+  /** The date the document has to reach (document_expires_during_assignment), or the other assignment's end. */
   bound: string | null
   courseTitle: string | null
   /** How many days of sea service in the role are missing (for sea_service_insufficient). */
   daysShort: number | null
 }
 
+/** The other assignment's dates in words: "from 2027-01-01 to 2027-03-31", "from 2027-01-01 with no end date". */
+function spanOf(start: string | null, end: string | null): string {
+  if (start) return end ? `from ${start} to ${end}` : `from ${start} with no end date`
+  return end ? `until ${end} (no start date)` : 'with no dates set'
+}
+
 export function messageOf(issue: IssueFacts): string {
-  const name = TYPE_NAMES[issue.requirement] ?? issue.requirement
+  const name = TYPE_NAMES[issue.requirement ?? ''] ?? issue.requirement
   const course = `Course "${issue.courseTitle ?? issue.requirement}"`
   switch (issue.code) {
     case 'document_missing':
@@ -50,5 +56,9 @@ export function messageOf(issue: IssueFacts): string {
       return `${course} was due on ${issue.date} and is not passed.`
     case 'course_not_passed':
       return issue.date ? `${course} is not passed yet (due on ${issue.date}).` : `${course} is not passed yet.`
+    case 'no_requirements':
+      return `No requirements are set for the role ${issue.requirement}.`
+    case 'overlapping_assignment':
+      return `This person is also assigned ${spanOf(issue.date, issue.bound)}, overlapping this assignment.`
   }
 }

@@ -14,7 +14,7 @@ interface IssueRow {
   role: string
   through: string
   code: Code | null
-  requirement: string
+  requirement: string | null
   target_type: Readiness['blockers'][number]['targetType']
   target_id: string | null
   date: string | null

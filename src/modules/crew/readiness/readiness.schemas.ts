@@ -15,6 +15,8 @@ export const CODES = [
   'sea_service_insufficient',
   'course_overdue',
   'course_not_passed',
+  'no_requirements',
+  'overlapping_assignment',
 ] as const
 export type Code = (typeof CODES)[number]
 export const BLOCKERS: readonly Code[] = [
@@ -35,11 +37,14 @@ export const AsOfParameter = Type.Optional(
 export const Issue = Type.Object(
   {
     code: CodeSchema,
-    requirement: Type.String({
-      description: 'The document or certificate type; "sea_service" for sea_service_insufficient; for course issues, the course id',
-    }),
-    targetType: Type.Enum(['requirement', 'identity_document', 'certificate', 'registration'], {
-      description: '"requirement" when no document of the type exists',
+    requirement: Nullable(
+      Type.String({
+        description:
+          'The document or certificate type; "sea_service" for sea_service_insufficient; for course issues, the course id; for no_requirements, the role as written; null for overlapping_assignment',
+      }),
+    ),
+    targetType: Type.Enum(['requirement', 'identity_document', 'certificate', 'registration', 'assignment'], {
+      description: '"requirement" when no document of the type exists; "assignment" for no_requirements (this one) and overlapping_assignment (the other)',
     }),
     targetId: Nullable(Uuid),
     message: Type.String({ description: 'A sentence for people' }),

@@ -44,6 +44,10 @@ describe('the demo organization', () => {
     const notReady = verdicts.filter((verdict) => !verdict.ready)
     expect(notReady).toHaveLength(1)
     expect(notReady[0].blockers).toEqual([expect.objectContaining({ code: 'document_missing', requirement: 'medical' })])
+    // Every role is covered ("*"), so none carries no_requirements; and the dates pass the form's own rules.
+    expect(verdicts.flatMap((verdict) => verdict.warnings.map((w: { code: string }) => w.code))).not.toContain('no_requirements')
+    expect((await api.get('/api/v1/crew/requirements')).body.items.map((item: { role: string }) => item.role)).toEqual(['Able Seaman', '*'])
+    for (const a of assignments) expect(a.startDate <= a.dueDate && a.dueDate <= a.endDate).toBe(true)
     expect((await api.get('/api/v1/courses/')).body.items).toHaveLength(3)
     const [curriculum, ...others] = (await api.get('/api/v1/learn/curriculums')).body.items
     expect(others).toEqual([])

@@ -133,6 +133,14 @@ describe('the content origin', () => {
     }
   })
 
+  it('says at its root, in a sentence, what it is and where the console is', async () => {
+    const reply = await content.inject({ url: '/' })
+    expect([reply.statusCode, reply.headers['content-type']]).toEqual([200, 'text/plain; charset=utf-8'])
+    expect(reply.body).toBe(
+      `This is Seaworthy's content origin: it serves training courses to the people who launch them from the console at ${new URL('/console/', t.config.publicUrl)}, and nothing else.\n`,
+    )
+  })
+
   it('is not served by the API origin', async () => {
     const { pathname } = new URL(contentPaths(t.config).url(grant(), 'index.html'))
     expect((await t.app.inject({ method: 'GET', url: pathname })).statusCode).toBe(404)
