@@ -3517,7 +3517,9 @@ export interface components {
         ScormRuntime: {
             standard: "scorm12" | "scorm2004";
             launchMode: "Normal" | "Browse" | "Review";
-            /** @description The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`. */
+            /** @description The item launches an asset, which never calls the API: the player counts it completed when it is visited. */
+            asset: boolean;
+            /** @description The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, the manifest's objective ids (2004, `objectives` keyed by index), and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`. */
             cmi: {
                 [key: string]: unknown;
             };
@@ -13594,6 +13596,7 @@ export interface operations {
                      * @example {
                      *       "standard": "scorm12",
                      *       "launchMode": "Normal",
+                     *       "asset": false,
                      *       "cmi": {
                      *         "core": {
                      *           "student_id": "0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f",

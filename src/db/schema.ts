@@ -288,6 +288,10 @@ export interface CourseAusTable {
   launch_parameters: Nullable<string>
   entitlement_key: Nullable<string>
   activity_type: Nullable<string>
+  /** SCORM: the item launches an asset, which never calls the API. */
+  scorm_asset: Generated<boolean>
+  /** SCORM 2004: the item's objective ids (imsss:objectives), which the runtime starts with. */
+  objective_ids: ColumnType<string[], string | undefined, string>
 }
 
 export interface CourseStatsTable {

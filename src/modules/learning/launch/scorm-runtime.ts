@@ -98,12 +98,20 @@ export function suspended(standard: ScormStandard, cmi: Json | null): { location
 
 /**
  * The cmi the player loads before the SCO initializes (scorm-again's loadFromJSON): the learner,
- * the mode and credit of the launch, the mastery score, and where the last session left off (entry
- * `resume`), else `ab-initio`.
+ * the mode and credit of the launch, the mastery score, where the last session left off (entry
+ * `resume`, else `ab-initio`) and, in 2004, the manifest's objectives (§13.6), keyed by index as
+ * scorm-again keeps them.
  */
 export function initialCmi(
   standard: ScormStandard,
-  s: { learnerId: string; learnerName: string; launchMode: string; masteryScore: number | null; resume: ReturnType<typeof suspended> },
+  s: {
+    learnerId: string
+    learnerName: string
+    launchMode: string
+    masteryScore: number | null
+    resume: ReturnType<typeof suspended>
+    objectiveIds: string[]
+  },
 ): Json {
   const mode = s.launchMode.toLowerCase()
   const credit = s.launchMode === 'Normal' ? 'credit' : 'no-credit'
@@ -130,6 +138,7 @@ export function initialCmi(
     entry,
     ...(s.resume && { location: s.resume.location, suspend_data: s.resume.suspendData }),
     ...(s.masteryScore !== null && { scaled_passing_score: String(s.masteryScore) }),
+    ...(s.objectiveIds.length > 0 && { objectives: Object.fromEntries(s.objectiveIds.map((id, index) => [index, { id }])) }),
   }
 }
 

@@ -29,8 +29,9 @@ async function credentialSession(db: Db, sessionId: string, authorization: strin
 }
 
 /**
- * What the player loads before the SCO starts (DECISIONS §13.4): the standard, the cmi for scorm-again's
- * loadFromJSON (learner, mode, credit, mastery score, and where the last session of this SCO left off).
+ * What the player loads before the SCO starts (DECISIONS §13.4, §13.6): the standard, whether the item is
+ * an asset, and the cmi for scorm-again's loadFromJSON (learner, mode, credit, mastery score, objectives,
+ * and where the last session of this SCO left off).
  */
 export async function scormRuntime(
   { db, config }: LaunchDeps,
@@ -44,16 +45,18 @@ export async function scormRuntime(
   const run = await db.transaction().execute((trx) => loadRun(trx, config, found.organization_id, found.registration_id))
   const standard = run.reg.standard as ScormStandard
   const previous = await lastRuntime(db, found.registration_id, found.au_index)
-  const masteryScore = run.aus[found.au_index].mastery_score
+  const au = run.aus[found.au_index]
   return {
     standard,
     launchMode: found.launch_mode,
+    asset: au.scorm_asset,
     cmi: initialCmi(standard, {
       learnerId: run.reg.user_id,
       learnerName: `${run.reg.last_name}, ${run.reg.first_name}`,
       launchMode: found.launch_mode,
-      masteryScore,
+      masteryScore: au.mastery_score,
       resume: suspended(standard, previous as Json | null),
+      objectiveIds: au.objective_ids,
     }),
   }
 }

@@ -12,6 +12,10 @@ export interface PackageAu {
   launchParameters: string | null
   entitlementKey: string | null
   activityType: string | null
+  /** SCORM: the item launches an asset (no API calls) rather than a SCO. */
+  scormAsset?: boolean
+  /** SCORM 2004: the item's objective ids, primary first. */
+  objectiveIds?: string[]
 }
 
 /** A cmi5 block: its id and the AUs it holds at any depth, for `satisfied` per block. */

@@ -161,15 +161,17 @@ export async function insertPackage(db: Db, orgId: string, pkg: { id: string; co
     launch_parameters: au.launchParameters,
     entitlement_key: au.entitlementKey,
     activity_type: au.activityType,
+    scorm_asset: au.scormAsset ?? false,
+    objective_ids: au.objectiveIds ?? [],
   }))
   await sql`
     insert into course_aus (package_id, au_index, publisher_id, title, url, move_on, mastery_score, launch_method,
-      launch_parameters, entitlement_key, activity_type)
+      launch_parameters, entitlement_key, activity_type, scorm_asset, objective_ids)
     select ${pkg.id}::uuid, a.au_index, a.publisher_id, a.title, a.url, a.move_on, a.mastery_score, a.launch_method,
-      a.launch_parameters, a.entitlement_key, a.activity_type
+      a.launch_parameters, a.entitlement_key, a.activity_type, a.scorm_asset, a.objective_ids
     from jsonb_to_recordset(${JSON.stringify(aus)}::jsonb) as a(au_index integer, publisher_id text, title text, url text,
       move_on text, mastery_score double precision, launch_method text, launch_parameters text, entitlement_key text,
-      activity_type text)`.execute(db)
+      activity_type text, scorm_asset boolean, objective_ids jsonb)`.execute(db)
   await db
     .updateTable('courses')
     .set({ package_id: pkg.id })
