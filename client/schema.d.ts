@@ -2365,6 +2365,35 @@ export interface components {
         CourseStructure: {
             /** @enum {unknown} */
             standard: "cmi5" | "scorm12" | "scorm2004";
+            /** @description SCORM 2004: the organization's activity tree in document order (DECISIONS §13.6), each activity with its parent and sequencing */
+            activities?: {
+                /** @description The item's identifier (the organization's for the root) */
+                id: string;
+                title: string;
+                parentId: string | null;
+                /** @description The launchable unit of a leaf (the index in `aus`); null for the root and clusters */
+                auIndex: number | null;
+                controls: {
+                    choice: boolean;
+                    choiceExit: boolean;
+                    flow: boolean;
+                    forwardOnly: boolean;
+                };
+                attemptLimit: number | null;
+                /** @description Pre, exit and post condition rules, each as `kind: action when combination of conditions` */
+                rules: string[];
+                objectives: {
+                    id: string;
+                    primary: boolean;
+                    /** @description Shared global objectives it maps to */
+                    globals: string[];
+                }[];
+                rollup: {
+                    objectiveSatisfied: boolean;
+                    progressCompletion: boolean;
+                    rules: string[];
+                };
+            }[];
             aus: {
                 /** @description The AU or SCO in launch order, from 0 */
                 index: number;

@@ -273,6 +273,8 @@ export interface CoursePackagesTable {
   publisher_id: Nullable<string>
   /** cmi5 blocks: `{id, auIndexes}` in document order, for `satisfied` per block. */
   blocks: ColumnType<unknown[], string | undefined, string>
+  /** SCORM 2004: the organization as scorm-again's activity tree (sequencing.activityTree). */
+  activity_tree: ColumnType<unknown | null, string | null | undefined, string | null>
   created_at: CreatedAt
 }
 

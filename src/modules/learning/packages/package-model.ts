@@ -24,6 +24,13 @@ export interface PackageBlock {
   auIndexes: number[]
 }
 
+/** An activity of a SCORM 2004 activity tree as scorm-again's sequencing reads it (its activity settings). */
+export interface ActivityNode extends Record<string, unknown> {
+  id: string
+  title: string
+  children?: ActivityNode[]
+}
+
 /** What a valid manifest describes. */
 export interface ParsedPackage {
   standard: CourseStandard
@@ -32,6 +39,8 @@ export interface ParsedPackage {
   publisherId: string | null
   aus: PackageAu[]
   blocks: PackageBlock[]
+  /** SCORM 2004: the organization's activity tree with its sequencing. */
+  activityTree?: ActivityNode
 }
 
 /** The files of the package, by their path inside it; null for a course structure imported alone. */

@@ -1,7 +1,7 @@
 import type { CourseStandard } from '../../../db/schema.js'
 import { type PackageAu, PackageErrors, type ParsedPackage } from './package-model.js'
 import { resolvesInPackage } from './package-urls.js'
-import { objectiveIds, sequencingCollection, sequencingOf } from './scorm-sequencing.js'
+import { activityTree, objectiveIds, sequencingCollection, sequencingOf } from './scorm-sequencing.js'
 import { attr, element, elements, parseXml, textOf, type XmlNode } from './xml.js'
 
 export const SCORM_FILE = 'imsmanifest.xml'
@@ -116,8 +116,9 @@ export function readScorm(
     errors.add('no_sco', 'The default organization launches no SCO or asset', `${SCORM_FILE}/organization`)
   if (errors.list.length) return { parsed: null, errors, standard }
   const title = textOf(element(organization, 'title')) || walk.aus[0].title
+  const activities = standard === 'scorm2004' ? { activityTree: activityTree(organization, collection, title) } : {}
   return {
-    parsed: { standard, title, description: null, publisherId: attr(root, 'identifier') ?? null, aus: walk.aus, blocks: [] },
+    parsed: { standard, title, description: null, publisherId: attr(root, 'identifier') ?? null, aus: walk.aus, blocks: [], ...activities },
     errors,
   }
 }
