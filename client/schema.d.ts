@@ -2365,6 +2365,35 @@ export interface components {
         CourseStructure: {
             /** @enum {unknown} */
             standard: "cmi5" | "scorm12" | "scorm2004";
+            /** @description SCORM 2004: the organization's activity tree in document order (DECISIONS §13.6), each activity with its parent and sequencing */
+            activities?: {
+                /** @description The item's identifier (the organization's for the root) */
+                id: string;
+                title: string;
+                parentId: string | null;
+                /** @description The launchable unit of a leaf (the index in `aus`); null for the root and clusters */
+                auIndex: number | null;
+                controls: {
+                    choice: boolean;
+                    choiceExit: boolean;
+                    flow: boolean;
+                    forwardOnly: boolean;
+                };
+                attemptLimit: number | null;
+                /** @description Pre, exit and post condition rules, each as `kind: action when combination of conditions` */
+                rules: string[];
+                objectives: {
+                    id: string;
+                    primary: boolean;
+                    /** @description Shared global objectives it maps to */
+                    globals: string[];
+                }[];
+                rollup: {
+                    objectiveSatisfied: boolean;
+                    progressCompletion: boolean;
+                    rules: string[];
+                };
+            }[];
             aus: {
                 /** @description The AU or SCO in launch order, from 0 */
                 index: number;
@@ -3517,7 +3546,9 @@ export interface components {
         ScormRuntime: {
             standard: "scorm12" | "scorm2004";
             launchMode: "Normal" | "Browse" | "Review";
-            /** @description The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`. */
+            /** @description The item launches an asset, which never calls the API: the player counts it completed when it is visited. */
+            asset: boolean;
+            /** @description The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, the manifest's objective ids (2004, `objectives` keyed by index), and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`. */
             cmi: {
                 [key: string]: unknown;
             };
@@ -13594,6 +13625,7 @@ export interface operations {
                      * @example {
                      *       "standard": "scorm12",
                      *       "launchMode": "Normal",
+                     *       "asset": false,
                      *       "cmi": {
                      *         "core": {
                      *           "student_id": "0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f",

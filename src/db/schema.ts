@@ -273,6 +273,8 @@ export interface CoursePackagesTable {
   publisher_id: Nullable<string>
   /** cmi5 blocks: `{id, auIndexes}` in document order, for `satisfied` per block. */
   blocks: ColumnType<unknown[], string | undefined, string>
+  /** SCORM 2004: the organization as scorm-again's activity tree (sequencing.activityTree). */
+  activity_tree: ColumnType<unknown | null, string | null | undefined, string | null>
   created_at: CreatedAt
 }
 
@@ -288,6 +290,10 @@ export interface CourseAusTable {
   launch_parameters: Nullable<string>
   entitlement_key: Nullable<string>
   activity_type: Nullable<string>
+  /** SCORM: the item launches an asset, which never calls the API. */
+  scorm_asset: Generated<boolean>
+  /** SCORM 2004: the item's objective ids (imsss:objectives), which the runtime starts with. */
+  objective_ids: ColumnType<string[], string | undefined, string>
 }
 
 export interface CourseStatsTable {

@@ -32,6 +32,8 @@ import * as courseImportAttempts from './2026_11_28_3601_course_import_attempts.
 import * as databaseRules from './2026_11_28_3801_database_rules.js'
 import * as courseCertificateInStatement from './2026_11_28_3802_course_certificate_in_statement.js'
 import * as courseStatsPassedRecount from './2026_11_28_3803_course_stats_passed_recount.js'
+import * as scormAssetsObjectives from './2026_11_28_3901_scorm_assets_objectives.js'
+import * as scormActivityTree from './2026_11_28_3902_scorm_activity_tree.js'
 import * as overlapMarksHolder from './2026_11_28_4001_overlap_marks_holder.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
@@ -69,5 +71,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_3801_database_rules': databaseRules,
   '2026_11_28_3802_course_certificate_in_statement': courseCertificateInStatement,
   '2026_11_28_3803_course_stats_passed_recount': courseStatsPassedRecount,
+  '2026_11_28_3901_scorm_assets_objectives': scormAssetsObjectives,
+  '2026_11_28_3902_scorm_activity_tree': scormActivityTree,
   '2026_11_28_4001_overlap_marks_holder': overlapMarksHolder,
 }

@@ -12,12 +12,23 @@ export interface PackageAu {
   launchParameters: string | null
   entitlementKey: string | null
   activityType: string | null
+  /** SCORM: the item launches an asset (no API calls) rather than a SCO. */
+  scormAsset?: boolean
+  /** SCORM 2004: the item's objective ids, primary first. */
+  objectiveIds?: string[]
 }
 
 /** A cmi5 block: its id and the AUs it holds at any depth, for `satisfied` per block. */
 export interface PackageBlock {
   id: string
   auIndexes: number[]
+}
+
+/** An activity of a SCORM 2004 activity tree as scorm-again's sequencing reads it (its activity settings). */
+export interface ActivityNode extends Record<string, unknown> {
+  id: string
+  title: string
+  children?: ActivityNode[]
 }
 
 /** What a valid manifest describes. */
@@ -28,6 +39,8 @@ export interface ParsedPackage {
   publisherId: string | null
   aus: PackageAu[]
   blocks: PackageBlock[]
+  /** SCORM 2004: the organization's activity tree with its sequencing. */
+  activityTree?: ActivityNode
 }
 
 /** The files of the package, by their path inside it; null for a course structure imported alone. */

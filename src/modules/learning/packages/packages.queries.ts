@@ -4,8 +4,9 @@ import type { CourseImportsTable, ImportError } from '../../../db/schema.js'
 import { iso, isoSql } from '../../../lib/dates.js'
 import { type EventSource, type EventType, typedEventsInsert, wireJson } from '../../../lib/events.js'
 import { uuidv7s } from '../../../lib/ids.js'
-import type { ParsedPackage } from './package-model.js'
+import type { ActivityNode, ParsedPackage } from './package-model.js'
 import type { CourseImport, CourseStructure } from './packages.schemas.js'
+import { activitySummaries } from './scorm-sequencing-summary.js'
 
 export type ImportRow = Selectable<CourseImportsTable>
 
@@ -148,6 +149,7 @@ export async function insertPackage(db: Db, orgId: string, pkg: { id: string; co
       storage_prefix: pkg.prefix,
       publisher_id: parsed.publisherId,
       blocks: JSON.stringify(parsed.blocks),
+      activity_tree: parsed.activityTree ? JSON.stringify(parsed.activityTree) : null,
     })
     .execute()
   const aus = parsed.aus.map((au, index) => ({
@@ -161,21 +163,18 @@ export async function insertPackage(db: Db, orgId: string, pkg: { id: string; co
     launch_parameters: au.launchParameters,
     entitlement_key: au.entitlementKey,
     activity_type: au.activityType,
+    scorm_asset: au.scormAsset ?? false,
+    objective_ids: au.objectiveIds ?? [],
   }))
   await sql`
     insert into course_aus (package_id, au_index, publisher_id, title, url, move_on, mastery_score, launch_method,
-      launch_parameters, entitlement_key, activity_type)
+      launch_parameters, entitlement_key, activity_type, scorm_asset, objective_ids)
     select ${pkg.id}::uuid, a.au_index, a.publisher_id, a.title, a.url, a.move_on, a.mastery_score, a.launch_method,
-      a.launch_parameters, a.entitlement_key, a.activity_type
+      a.launch_parameters, a.entitlement_key, a.activity_type, a.scorm_asset, a.objective_ids
     from jsonb_to_recordset(${JSON.stringify(aus)}::jsonb) as a(au_index integer, publisher_id text, title text, url text,
       move_on text, mastery_score double precision, launch_method text, launch_parameters text, entitlement_key text,
-      activity_type text)`.execute(db)
-  await db
-    .updateTable('courses')
-    .set({ package_id: pkg.id })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', pkg.courseId)
-    .execute()
+      activity_type text, scorm_asset boolean, objective_ids jsonb)`.execute(db)
+  await db.updateTable('courses').set({ package_id: pkg.id }).where('organization_id', '=', orgId).where('id', '=', pkg.courseId).execute()
 }
 
 /** The current package's structure of a course of the organization; undefined for none (or a pointer-only course). */
@@ -184,7 +183,17 @@ export async function findStructure(db: Db, orgId: string, courseId: string): Pr
     .selectFrom('courses as c')
     .innerJoin('course_packages as p', 'p.id', 'c.package_id')
     .leftJoin('course_aus as a', 'a.package_id', 'p.id')
-    .select(['p.standard', 'a.au_index', 'a.publisher_id', 'a.title', 'a.url', 'a.move_on', 'a.mastery_score', 'a.launch_method'])
+    .select([
+      'p.standard',
+      'p.activity_tree',
+      'a.au_index',
+      'a.publisher_id',
+      'a.title',
+      'a.url',
+      'a.move_on',
+      'a.mastery_score',
+      'a.launch_method',
+    ])
     .where('c.organization_id', '=', orgId)
     .where('c.id', '=', courseId)
     .orderBy('a.au_index')
@@ -201,7 +210,9 @@ export async function findStructure(db: Db, orgId: string, courseId: string): Pr
       masteryScore: row.mastery_score,
       launchMethod: row.launch_method as CourseStructure['aus'][number]['launchMethod'],
     }))
-  return { standard: rows[0].standard, aus }
+  const tree = rows[0].activity_tree as ActivityNode | null
+  const activities = tree && activitySummaries(tree, new Map(aus.map((au) => [au.id, au.index])))
+  return { standard: rows[0].standard, ...(activities && { activities }), aus }
 }
 
 /** Locks the import and answers its status: `running`, or how another run or a cancel ended it. */

@@ -53,9 +53,37 @@ export const MOVE_ON = ['Passed', 'Completed', 'CompletedAndPassed', 'CompletedO
 export type MoveOn = (typeof MOVE_ON)[number]
 export const LAUNCH_METHODS = ['AnyWindow', 'OwnWindow'] as const
 
+/** An activity of a SCORM 2004 package's tree and what its sequencing does (SCORM's defaults filled in). */
+export const ActivitySummary = Type.Object({
+  id: Type.String({ description: "The item's identifier (the organization's for the root)" }),
+  title: Type.String(),
+  parentId: Nullable(Type.String()),
+  auIndex: Nullable(Type.Integer({ description: 'The launchable unit of a leaf (the index in `aus`); null for the root and clusters' })),
+  controls: Type.Object({ choice: Type.Boolean(), choiceExit: Type.Boolean(), flow: Type.Boolean(), forwardOnly: Type.Boolean() }),
+  attemptLimit: Nullable(Type.Integer()),
+  rules: Type.Array(Type.String(), {
+    description: 'Pre, exit and post condition rules, each as `kind: action when combination of conditions`',
+  }),
+  objectives: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      primary: Type.Boolean(),
+      globals: Type.Array(Type.String(), { description: 'Shared global objectives it maps to' }),
+    }),
+  ),
+  rollup: Type.Object({ objectiveSatisfied: Type.Boolean(), progressCompletion: Type.Boolean(), rules: Type.Array(Type.String()) }),
+})
+export type ActivitySummary = Static<typeof ActivitySummary>
+
 export const CourseStructure = Type.Object(
   {
     standard: Type.Enum(COURSE_STANDARDS),
+    activities: Type.Optional(
+      Type.Array(ActivitySummary, {
+        description:
+          "SCORM 2004: the organization's activity tree in document order (DECISIONS §13.6), each activity with its parent and sequencing",
+      }),
+    ),
     aus: Type.Array(
       Type.Object({
         index: Type.Integer({ description: 'The AU or SCO in launch order, from 0' }),

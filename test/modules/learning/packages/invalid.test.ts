@@ -162,6 +162,8 @@ describe('SCORM rules', () => {
       const structure = await org.admin.api.get(`/api/v1/learn/courses/${job.courseId}/structure`)
       expect(structure.body).toEqual({
         standard,
+        // SCORM 2004: the organization's activity tree with its sequencing (its own test: standards/scorm/sequencing.test.ts).
+        ...(standard === 'scorm2004' && { activities: [expect.objectContaining({ parentId: null }), expect.objectContaining({ id: 'item_bridge-watchkeeping', auIndex: 0 })] }),
         aus: [
           { index: 0, id: 'item_bridge-watchkeeping', title: 'Bridge watchkeeping', url: 'index.html', moveOn: 'CompletedOrPassed', masteryScore: 0.7, launchMethod: 'AnyWindow' },
         ],

@@ -8,6 +8,8 @@ import { CONTENT_PREFIX } from '../../content/content.paths.js'
  * for it (`window.API`, `window.API_1484_11`) and frames the SCO, which is on the same origin.
  * The final commit goes by `navigator.sendBeacon` as text/plain, which carries no headers: scorm-again
  * marks it `terminate: true` and the request handler adds the credential to its body.
+ * An asset never calls the API: once it has loaded, the player records the visit as completed for it
+ * (DECISIONS §13.6) through the same API, so its session ends and is judged like a SCO's.
  */
 export const PLAYER_SCRIPT = `'use strict';
 (async function play() {
@@ -47,6 +49,18 @@ export const PLAYER_SCRIPT = `'use strict';
   var frame = document.createElement('iframe');
   frame.title = 'Course';
   frame.src = '${CONTENT_PREFIX}/' + token + '/' + sco;
+  if (runtime.asset) frame.addEventListener('load', function visited() {
+    frame.removeEventListener('load', visited);
+    if (scorm12) {
+      api.LMSInitialize('');
+      api.LMSSetValue('cmi.core.lesson_status', 'completed');
+      api.LMSFinish('');
+    } else {
+      api.Initialize('');
+      api.SetValue('cmi.completion_status', 'completed');
+      api.Terminate('');
+    }
+  });
   document.body.replaceChildren(frame);
 })();
 `

@@ -2,6 +2,7 @@ import { type PackageAu, PackageErrors, type ReadManifest } from '../../packages
 import { resolvesInPackage } from '../../packages/package-urls.js'
 import { attr, element, elements, parseXml, textOf, type XmlNode } from '../../packages/xml.js'
 import type { ScormStandard } from './scorm.schemas.js'
+import { activityTree, objectiveIds, sequencingCollection, sequencingOf } from './scorm-sequencing.js'
 
 export const SCORM_FILE = 'imsmanifest.xml'
 
@@ -36,16 +37,17 @@ const MASTERY: Record<ScormStandard, (item: XmlNode) => number | null> = {
 interface Walk {
   standard: ScormStandard
   resources: Map<string, XmlNode>
+  collection: Map<string, XmlNode>
   resourcesBase: string
   files: ReadonlySet<string>
   aus: PackageAu[]
   errors: PackageErrors
 }
 
-function readSco(walk: Walk, item: XmlNode, resource: XmlNode, where: string): void {
+function readLaunchable(walk: Walk, item: XmlNode, resource: XmlNode, asset: boolean, where: string): void {
   const href = attr(resource, 'href')
   if (!href) {
-    walk.errors.add('missing_href', `The SCO resource "${attr(resource, 'identifier')}" has no href`, where)
+    walk.errors.add('missing_href', `The ${asset ? 'asset' : 'SCO'} resource "${attr(resource, 'identifier')}" has no href`, where)
     return
   }
   const base = `${walk.resourcesBase}${attr(resource, 'base') ?? ''}`
@@ -65,10 +67,12 @@ function readSco(walk: Walk, item: XmlNode, resource: XmlNode, where: string): v
     launchParameters: textOf(element(item, 'dataFromLMS')) || textOf(element(item, 'datafromlms')) || null,
     entitlementKey: null,
     activityType: null,
+    scormAsset: asset,
+    objectiveIds: walk.standard === 'scorm2004' ? objectiveIds(sequencingOf(item, walk.collection)) : [],
   })
 }
 
-/** Items in document order: each that references a SCO is one launchable unit; assets are not tracked. */
+/** Items in document order: each that references a SCO or an asset (SCORM CAM) is one launchable unit. */
 function readItems(walk: Walk, holder: XmlNode, where: string): void {
   for (const [n, item] of elements(holder, 'item').entries()) {
     const itemWhere = `${where}/item[${n}]`
@@ -77,8 +81,10 @@ function readItems(walk: Walk, holder: XmlNode, where: string): void {
       const resource = walk.resources.get(ref)
       if (!resource)
         walk.errors.add('missing_resource', `The item references the resource "${ref}", which the manifest does not have`, itemWhere)
-      else if ((attr(resource, 'scormtype') ?? attr(resource, 'scormType'))?.toLowerCase() === 'sco')
-        readSco(walk, item, resource, itemWhere)
+      else {
+        const type = (attr(resource, 'scormtype') ?? attr(resource, 'scormType'))?.toLowerCase()
+        if (type === 'sco' || type === 'asset') readLaunchable(walk, item, resource, type === 'asset', itemWhere)
+      }
     }
     readItems(walk, item, itemWhere)
   }
@@ -104,14 +110,16 @@ export function readScorm(text: string, files: ReadonlySet<string>): ReadManifes
     errors.add('no_organization', 'The manifest has no organization', `${SCORM_FILE}/organizations`)
     return { parsed: null, errors, standard }
   }
-  const walk: Walk = { standard, resources, resourcesBase: attr(holder, 'base') ?? '', files, aus: [], errors }
+  const collection = sequencingCollection(root)
+  const walk: Walk = { standard, resources, collection, resourcesBase: attr(holder, 'base') ?? '', files, aus: [], errors }
   readItems(walk, organization, `${SCORM_FILE}/organization`)
   if (!errors.list.length && walk.aus.length === 0)
-    errors.add('no_sco', 'The default organization launches no SCO', `${SCORM_FILE}/organization`)
+    errors.add('no_sco', 'The default organization launches no SCO or asset', `${SCORM_FILE}/organization`)
   if (errors.list.length) return { parsed: null, errors, standard }
   const title = textOf(element(organization, 'title')) || walk.aus[0].title
+  const activities = standard === 'scorm2004' ? { activityTree: activityTree(organization, collection, title) } : {}
   return {
-    parsed: { standard, title, description: null, publisherId: attr(root, 'identifier') ?? null, aus: walk.aus, blocks: [] },
+    parsed: { standard, title, description: null, publisherId: attr(root, 'identifier') ?? null, aus: walk.aus, blocks: [], ...activities },
     errors,
   }
 }

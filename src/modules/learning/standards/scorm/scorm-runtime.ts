@@ -95,8 +95,9 @@ export function suspended(standard: ScormStandard, cmi: Json | null): { location
 
 /**
  * The cmi the player loads before the SCO initializes (scorm-again's loadFromJSON): the learner,
- * the mode and credit of the launch, the mastery score, and where the last session left off (entry
- * `resume`), else `ab-initio`.
+ * the mode and credit of the launch, the mastery score, where the last session left off (entry
+ * `resume`, else `ab-initio`) and, in 2004, the manifest's objectives (§13.6), keyed by index as
+ * scorm-again keeps them.
  */
 export function initialCmi(standard: ScormStandard, s: Start): Json {
   const mode = s.launchMode.toLowerCase()
@@ -104,13 +105,15 @@ export function initialCmi(standard: ScormStandard, s: Start): Json {
   return EDITIONS[standard].start(s, { mode, credit, entry: s.resume ? 'resume' : 'ab-initio' })
 }
 
-/** What the player starts a SCO with: the learner, the launch's mode, the mastery score, where the last session left off. */
+/** What the player starts a SCO with: the learner, the launch's mode, the mastery score, where the last session left off, its objectives. */
 interface Start {
   learnerId: string
   learnerName: string
   launchMode: string
   masteryScore: number | null
   resume: ReturnType<typeof suspended>
+  /** The manifest's objective ids for the item, primary first (2004). */
+  objectiveIds: string[]
 }
 
 /** What differs between SCORM's editions in the data model the service reads and loads. */
@@ -156,6 +159,7 @@ const EDITIONS: Record<ScormStandard, Edition> = {
       entry: as.entry,
       ...(s.resume && { location: s.resume.location, suspend_data: s.resume.suspendData }),
       ...(s.masteryScore !== null && { scaled_passing_score: String(s.masteryScore) }),
+      ...(s.objectiveIds.length > 0 && { objectives: Object.fromEntries(s.objectiveIds.map((id, index) => [index, { id }])) }),
     }),
   },
 }

@@ -13,9 +13,12 @@ export const ScormRuntime = Type.Object(
   {
     standard: ScormStandard,
     launchMode: LaunchModeSchema,
+    asset: Type.Boolean({
+      description: 'The item launches an asset, which never calls the API: the player counts it completed when it is visited.',
+    }),
     cmi: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        "The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`.",
+        "The cmi to load before the SCO initializes (scorm-again's loadFromJSON): learner id and name, mode, credit, mastery score, the manifest's objective ids (2004, `objectives` keyed by index), and the location and suspend data of this SCO's last session (entry `resume`), else entry `ab-initio`.",
     }),
   },
   {
@@ -24,6 +27,7 @@ export const ScormRuntime = Type.Object(
       {
         standard: 'scorm12',
         launchMode: 'Normal',
+        asset: false,
         cmi: {
           core: {
             student_id: '0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f',

@@ -15,8 +15,9 @@ type Json = Record<string, any>
 const ACCEPTED: CommitAnswer = { result: 'true' }
 
 /**
- * What the player loads before the SCO starts (DECISIONS §13.4): the standard, the cmi for scorm-again's
- * loadFromJSON (learner, mode, credit, mastery score, and where the last session of this SCO left off).
+ * What the player loads before the SCO starts (DECISIONS §13.4, §13.6): the standard, whether the item is
+ * an asset, and the cmi for scorm-again's loadFromJSON (learner, mode, credit, mastery score, objectives,
+ * and where the last session of this SCO left off).
  */
 export async function scormRuntime(deps: LaunchDeps, sessionId: string, authorization: string | undefined): Promise<ScormRuntime> {
   const { db } = deps
@@ -28,16 +29,18 @@ export async function scormRuntime(deps: LaunchDeps, sessionId: string, authoriz
   const run = await db.transaction().execute((trx) => loadRun(trx, deps, found.organization_id, found.registration_id))
   const standard = run.reg.standard as ScormStandard
   const previous = await lastRuntime(db, found.registration_id, found.au_index)
-  const masteryScore = run.aus[found.au_index].mastery_score
+  const au = run.aus[found.au_index]
   return {
     standard,
     launchMode: found.launch_mode,
+    asset: au.scorm_asset,
     cmi: initialCmi(standard, {
       learnerId: run.reg.user_id,
       learnerName: `${run.reg.last_name}, ${run.reg.first_name}`,
       launchMode: found.launch_mode,
-      masteryScore,
+      masteryScore: au.mastery_score,
       resume: suspended(standard, previous as Json | null),
+      objectiveIds: au.objective_ids,
     }),
   }
 }
