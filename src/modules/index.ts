@@ -28,6 +28,7 @@ import { defineLearningJobs } from './learning/jobs.js'
 import { cmi5FetchRoutes, launchRoutes } from './learning/launch/launch.routes.js'
 import { scormRoutes } from './learning/launch/scorm.routes.js'
 import { sessionCredentials } from './learning/launch/session-credentials.js'
+import { offlineRoutes } from './learning/offline/offline.routes.js'
 import { courseImportsRoutes, courseStructureRoutes } from './learning/packages/packages.routes.js'
 import { registrationReadRoutes, registrationsRoutes } from './learning/registrations/registrations.routes.js'
 import { xapiCredentialsRoutes } from './learning/xapi/credentials.routes.js'
@@ -85,6 +86,8 @@ const registrations: Registration[] = [
   // Launch and sessions (DECISIONS §13.4); cmi5's fetch URL is called by the AU, with no user token.
   { plugin: launchRoutes, prefix: '/api/v1/learn', product: 'learn' },
   { plugin: cmi5FetchRoutes, prefix: '/api/v1/learn/cmi5' },
+  // Courses taken offline and the console's queue after the fact (DECISIONS §16).
+  { plugin: offlineRoutes, prefix: '/api/v1/learn', product: 'learn' },
   // The SCORM player's runtime and commits authenticate with the session's credential (no product gate without a user token).
   { plugin: scormRoutes, prefix: '/api/v1/learn/scorm' },
   { plugin: curriculumsRoutes, prefix: '/api/v1/learn/curriculums', product: 'learn' },

@@ -32,6 +32,7 @@ import * as courseImportAttempts from './2026_11_28_3601_course_import_attempts.
 import * as databaseRules from './2026_11_28_3801_database_rules.js'
 import * as courseCertificateInStatement from './2026_11_28_3802_course_certificate_in_statement.js'
 import * as courseStatsPassedRecount from './2026_11_28_3803_course_stats_passed_recount.js'
+import * as offlineSessions from './2026_11_28_4101_offline_sessions.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_3801_database_rules': databaseRules,
   '2026_11_28_3802_course_certificate_in_statement': courseCertificateInStatement,
   '2026_11_28_3803_course_stats_passed_recount': courseStatsPassedRecount,
+  '2026_11_28_4101_offline_sessions': offlineSessions,
 }

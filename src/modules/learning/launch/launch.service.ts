@@ -19,10 +19,17 @@ import { abandonOpen } from './sessions.service.js'
 // is in sessions.service.ts; the registration's lock and satisfaction, which every change shares, in
 // registration-run.ts.
 
+/** How long a session lasts, and until when it takes records. */
+export interface SessionWindow {
+  expiresAt: Date
+  acceptsUntil: Date
+}
+
 /**
  * Launches an AU or SCO of the registration (DECISIONS §13.4): abandons the session before, enters
  * the package version, opens a session and, for cmi5, writes LMS.LaunchData and `launched` before
- * answering the URL. Crew launch their own registrations (`assigneeId`).
+ * answering the URL. Crew launch their own registrations (`assigneeId`). The session lasts
+ * LAUNCH_SESSION_MINUTES and takes records until then, unless `window` says otherwise (offline play, DECISIONS §16).
  */
 export async function launch(
   deps: LaunchDeps,
@@ -30,6 +37,7 @@ export async function launch(
   registrationId: string,
   assigneeId: string | undefined,
   body: LaunchCreate,
+  window?: SessionWindow,
 ): Promise<Launch> {
   const { db, config } = deps
   return db.transaction().execute(async (trx) => {
@@ -44,7 +52,7 @@ export async function launch(
     const sessionId = randomUUID()
     await enter(trx, deps, actor, run, await auStates(trx, run.reg.id), sessionId)
     const standard = run.reg.standard as Launch['standard']
-    const expiresAt = new Date(Date.now() + config.launchSessionMinutes * 60_000)
+    const expiresAt = window?.expiresAt ?? new Date(Date.now() + config.launchSessionMinutes * 60_000)
     const activityId = lmsIds(config.publicUrl).au(run.reg.id, body.auIndex)
     const secret = newSecret()
     const fetchSecret = newSecret()
@@ -60,6 +68,7 @@ export async function launch(
       secret_hash: standard === 'cmi5' ? null : hashSecret(secret),
       fetch_hash: standard === 'cmi5' ? hashSecret(fetchSecret) : null,
       expires_at: expiresAt,
+      accepts_until: window?.acceptsUntil ?? null,
     })
     const paths = contentPaths(config)
     const grant = { orgId: actor.orgId, packageId: run.packageId, sessionId, expiresAt }

@@ -7,7 +7,7 @@ import { judgeScormSession } from './scorm-results.js'
 import { answeredInteractions, initialCmi, sessionSeconds, suspended } from './scorm-runtime.js'
 import { scormStatements } from './scorm-statements.js'
 import { KEY_PREFIX, sameHash } from './session-credentials.js'
-import { findSession, lastRuntime, lockSession, updateSession } from './sessions.queries.js'
+import { closedToRecords, findSession, lastRuntime, lockSession, updateSession } from './sessions.queries.js'
 import { endSession } from './sessions.service.js'
 
 type Json = Record<string, any>
@@ -84,7 +84,7 @@ export async function commitScorm(
       return commit.terminate && session.ended_by === 'terminated'
         ? ACCEPTED
         : refused(`This launch session has ended (${session.ended_by})`)
-    if (session.expires_at <= new Date()) return refused('This launch session has expired')
+    if (closedToRecords(session)) return refused('This launch session has expired')
     const standard = run.reg.standard as ScormStandard
     const kept = storableCmi(standard, commit.cmi)
     if ('refused' in kept) return kept.refused

@@ -9,7 +9,16 @@ import { assertValidStatement, normalizeStatement } from '../xapi/statement-rule
 import { applyAuStatements } from './cmi5-rules.js'
 import { satisfaction } from './move-on.js'
 import { type LaunchDeps, learnerAgent, loadRun, newSecret, settle } from './registration-run.js'
-import { auStates, findSession, lockSession, recordAuStates, recordLaunchDataRead, spendFetch, updateSession } from './sessions.queries.js'
+import {
+  auStates,
+  closedToRecords,
+  findSession,
+  lockSession,
+  recordAuStates,
+  recordLaunchDataRead,
+  spendFetch,
+  updateSession,
+} from './sessions.queries.js'
 import { endSession } from './sessions.service.js'
 
 /** A session credential's key: `session.<session id>` (never a credential key of the credentials API, which are hex). */
@@ -55,7 +64,7 @@ export const sessionCredentials =
     const session = await findSession(db, key.slice(KEY_PREFIX.length).toLowerCase())
     if (!session || !sameHash(decoded.slice(colon + 1), session.secret_hash)) return null
     if (session.ended_at) throw new XapiError(403, `This launch session has ended (${session.ended_by})`)
-    if (session.expires_at <= new Date()) throw new XapiError(403, 'This launch session has expired')
+    if (closedToRecords(session)) throw new XapiError(403, 'This launch session has expired')
     const learner = learnerAgent(config.publicUrl, { id: session.user_id, first_name: '', last_name: '' })
     const actorKey = agentKey(learner) as string
     return {
