@@ -34,7 +34,7 @@ const NAV: NavItem[] = [
 
 export function Shell() {
   const { me, role, signOut: end, fetch } = useSession()
-  const offline = useOffline(me.user.id, fetch)
+  const offline = useOffline(me, fetch)
   // Records not yet sent live only on this device: signing out keeps them, but the user decides knowing it.
   const signOut = () => {
     const waiting = offline.waiting + offline.refused

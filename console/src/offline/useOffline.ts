@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
+import type { Me } from '../auth/session.js'
 import { asOf, keepOfflineCopy } from './snapshots.js'
-import { queueOf } from './store.js'
+import { queueOf, saveSnapshot } from './store.js'
 import { syncQueue } from './sync.js'
 
 export interface OfflineState {
@@ -16,7 +17,8 @@ export interface OfflineState {
 const SYNC_EVERY_MS = 60_000
 
 /** The signed-in user's offline state: their kept copy, their queue sent with no user action, and what to show. */
-export function useOffline(userId: string, fetcher: typeof fetch): OfflineState {
+export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
+  const userId = me.user.id
   const queryClient = useQueryClient()
   const [online, setOnline] = useState(navigator.onLine)
   const [counts, setCounts] = useState({ waiting: 0, refused: 0 })
@@ -43,8 +45,10 @@ export function useOffline(userId: string, fetcher: typeof fetch): OfflineState 
     void keepOfflineCopy(queryClient, userId).then((unsubscribe) => {
       stop = unsubscribe
     })
+    // Who is signed in, for opening with no link next time (offline/signed-in.ts); only a copy read online.
+    if (navigator.onLine) void saveSnapshot({ userId, key: JSON.stringify(['me']), data: me, at: Date.now() })
     return () => stop?.()
-  }, [queryClient, userId])
+  }, [queryClient, userId, me])
 
   useEffect(() => {
     const up = () => {
