@@ -1121,6 +1121,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/learn/registrations/{registration_id}/offline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch a course for offline play
+         * @description Crew take their own registrations offline; admins and office admins any of the organization. A launch (as `launch`) whose session lasts OFFLINE_SESSION_DAYS, with the files the device downloads to play it with no link (the package version's files in the session path; for SCORM also the player page and its scripts), each with its size and `sha256` digest. The session accepts its queued records until `expiresAt` plus 7 days. An AU hosted outside the package, or a version imported before file lists were kept: 409.
+         */
+        post: operations["takeRegistrationOffline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/offline/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send records made offline
+         * @description The console's queue, per session in the order recorded: cmi5 statements (each with its id) and SCORM commits (each with its per-session `seq`), with the session's credential. Each goes through the live path (the LRS's session rules, the SCORM commit) and is judged as if it had arrived live. A statement already stored and a commit at or below the last applied `seq` are accepted and change nothing. Records a rule refuses are listed with the reason; the rest are taken. A session is accepted until its `expiresAt` plus 7 days. Crew sync their own sessions; admins and office admins any of the organization.
+         */
+        post: operations["syncOfflineRecords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/learn/curriculums": {
         parameters: {
             query?: never;
@@ -3150,6 +3190,24 @@ export interface components {
             email?: string | null;
             address?: string | null;
         };
+        /** OfflineLaunch */
+        OfflineLaunch: {
+            /** Format: uuid */
+            sessionId: string;
+            /** @description Open it as `launchMethod` says: cmi5 AU URL with its launch parameters, or the SCORM player page. */
+            url: string;
+            standard: "cmi5" | "scorm12" | "scorm2004";
+            /** Format: date-time */
+            expiresAt: string;
+            files: {
+                /** @description On the content origin, inside the session path: download it while online. */
+                url: string;
+                bytes: number;
+                /** @description Hex SHA-256 of the file, to check a download (resumed or not) before it plays. */
+                sha256: string;
+            }[];
+            totalBytes: number;
+        };
         /** Organization */
         Organization: {
             /** Format: uuid */
@@ -3776,6 +3834,22 @@ export interface components {
             redirectUris?: string[];
             /** @description Kept when omitted, removed with null; never returned */
             clientSecret?: string | null;
+        };
+        /** SyncResult */
+        SyncResult: {
+            sessions: {
+                /** Format: uuid */
+                sessionId: string;
+                /** @description Records taken, replays included (a replay changes nothing). */
+                accepted: number;
+                /** @description Records a rule refused: the console shows and keeps them. */
+                refused: {
+                    /** Format: uuid */
+                    statementId?: string;
+                    seq?: number;
+                    reason: string;
+                }[];
+            }[];
         };
         /** TokenRequest */
         TokenRequest: {
@@ -13808,6 +13882,345 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    takeRegistrationOffline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                registration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "auIndex": 0
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Which AU or SCO, by its index in the course structure.
+                     * @default 0
+                     */
+                    auIndex?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: OfflineLaunch */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b",
+                     *       "url": "https://content.seaworthy.example.com/content/eyJ…/index.html?endpoint=…&fetch=…",
+                     *       "standard": "cmi5",
+                     *       "expiresAt": "2026-12-28T13:00:00.000Z",
+                     *       "files": [
+                     *         {
+                     *           "url": "https://content.seaworthy.example.com/content/eyJ…/index.html",
+                     *           "bytes": 2048,
+                     *           "sha256": "ab12…"
+                     *         }
+                     *       ],
+                     *       "totalBytes": 2048
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OfflineLaunch"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    syncOfflineRecords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) to this key is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat of the same request by the same user; the same key with another request is a 422, and a repeat while the first is still running a 409. 5xx, 408 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sessions": [
+                 *         {
+                 *           "sessionId": "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b",
+                 *           "credential": "c2Vzc2lvbi42ZjFjMmE5ZS4uLjpzZWNyZXQ=",
+                 *           "commits": [
+                 *             {
+                 *               "seq": 1,
+                 *               "cmi": {
+                 *                 "core": {
+                 *                   "lesson_status": "completed",
+                 *                   "score": {
+                 *                     "raw": "90"
+                 *                   }
+                 *                 }
+                 *               },
+                 *               "terminate": true
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    sessions: {
+                        /** Format: uuid */
+                        sessionId: string;
+                        /** @description The session's credential as the player holds it: cmi5's auth-token, or base64 of `session.<id>:<secret>` for SCORM. */
+                        credential: string;
+                        statements?: ({
+                            /** Format: uuid */
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        commits?: {
+                            /** @description The per-session sequence number: a commit at or below the last applied one changes nothing. */
+                            seq: number;
+                            cmi: {
+                                [key: string]: unknown;
+                            };
+                            terminate?: boolean;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK: SyncResult */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessions": [
+                     *         {
+                     *           "sessionId": "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b",
+                     *           "accepted": 12,
+                     *           "refused": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SyncResult"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

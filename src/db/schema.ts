@@ -436,6 +436,18 @@ export interface LearningSessionsTable {
   duration_seconds: Nullable<number>
   /** SCORM: the runtime data last committed (cmi), which the next session resumes from. */
   runtime: ColumnType<unknown, string | null | undefined, string | null>
+  /** Until when a session played offline accepts records: 7 days after `expires_at` (DECISIONS §16); null: until `expires_at`. */
+  accepts_until: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** SCORM played offline: the sequence number of the last commit applied (a replayed one changes nothing). */
+  commit_seq: Nullable<number>
+}
+
+/** A package version's files (DECISIONS §16), for the console to download for offline play and check. */
+export interface CoursePackageFilesTable {
+  package_id: string
+  path: string
+  bytes: ColumnType<number, number, number>
+  sha256: string
 }
 
 export interface RegistrationAusTable {
@@ -668,6 +680,7 @@ export interface DB {
   course_imports: CourseImportsTable
   course_packages: CoursePackagesTable
   course_aus: CourseAusTable
+  course_package_files: CoursePackageFilesTable
   learning_sessions: LearningSessionsTable
   registration_aus: RegistrationAusTable
   course_stats: CourseStatsTable

@@ -28,6 +28,7 @@ import { defineLearningJobs } from './learning/jobs.js'
 import { launchRoutes } from './learning/launch/launch.routes.js'
 import { sessionCredentials } from './learning/launch/session-credentials.js'
 import { withStandards } from './learning/launch/standard.js'
+import { offlineRoutes } from './learning/offline/offline.routes.js'
 import { courseImportsRoutes, courseStructureRoutes } from './learning/packages/packages.routes.js'
 import { registrationReadRoutes, registrationsRoutes } from './learning/registrations/registrations.routes.js'
 import { STANDARDS } from './learning/standards/index.js'
@@ -86,6 +87,8 @@ const registrations: Registration[] = [
   // Each standard's runtime (cmi5's fetch URL, the SCORM player's runtime and commits): called by the content with
   // the session's credential, no user token, so no product gate. Their prefixes are in the standards' folders.
   ...STANDARDS.flatMap((standard) => standard.runtime.routes(STANDARDS)),
+  // Courses taken offline and the console's queue after the fact (DECISIONS §16).
+  { plugin: withStandards(offlineRoutes, STANDARDS), prefix: '/api/v1/learn', product: 'learn' },
   { plugin: curriculumsRoutes, prefix: '/api/v1/learn/curriculums', product: 'learn' },
   { plugin: assignmentsRoutes, prefix: '/api/v1/assignments/', product: 'learn', aliases: ['/api/v1/learn/assignments/'] },
   { plugin: assignmentUpdateRoutes, prefix: '/api/v1/assignments/', product: 'learn' },

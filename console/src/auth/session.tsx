@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { components, SeaworthyClient } from '../../../client/index.js'
 import { publicClient, sessionClient, sessionFetch, unwrap } from '../api.js'
+import { keptMe } from '../offline/signed-in.js'
 import { refreshLead, refreshSession, revokeSession, SignInEnded } from './refresh.js'
 import { onOtherTabChange, type Role, readSession, type StoredSession, type TokenAnswer, writeSession } from './session-store.js'
 
@@ -66,7 +67,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     try {
       adopt(await refreshSession(stored.current))
     } catch (error) {
-      if (error instanceof SignInEnded || (stored.current && stored.current.expiresAt <= Date.now())) end(EXPIRED_NOTICE)
+      // Offline, an expired token waits for the link (the queue and the kept copy stay usable meanwhile).
+      if (error instanceof SignInEnded || (navigator.onLine && stored.current && stored.current.expiresAt <= Date.now()))
+        end(EXPIRED_NOTICE)
       else window.setTimeout(() => void refresh(), RETRY_MS)
     }
   }, [adopt, end])
@@ -77,7 +80,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // A 401 despite the timely refresh (the token was revoked, or the tab slept past its expiry): one refresh decides.
       const token = () => stored.current?.token ?? ''
       const api = sessionClient(token, () => void refresh())
-      const me = await unwrap(api.GET('/api/v1/users/me'))
+      // With no link (a fetch that cannot reach the service), the copy kept on this device (DECISIONS §16).
+      const me = await unwrap(api.GET('/api/v1/users/me')).catch(async (error: unknown) => {
+        const kept = error instanceof TypeError ? await keptMe(next.token) : null
+        if (!kept) throw error
+        return kept
+      })
       setNotice(null)
       setSession({ api, fetch: sessionFetch(token, () => void refresh()), me, role: me.user.role, signOut: () => end(null) })
     },
@@ -95,7 +103,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const saved = readSession()
     if (!saved) return setRestoring(false)
-    const usable = saved.expiresAt - refreshLead(saved) > Date.now() ? Promise.resolve(saved) : refreshSession(saved)
+    const usable =
+      saved.expiresAt - refreshLead(saved) > Date.now()
+        ? Promise.resolve(saved)
+        : refreshSession(saved).catch((error: unknown) =>
+            error instanceof SignInEnded || navigator.onLine ? Promise.reject(error) : saved,
+          )
     usable
       .then(open)
       .catch(() => end(EXPIRED_NOTICE))

@@ -5,6 +5,8 @@ import { Link, Outlet, useLocation } from 'react-router'
 import { MANAGERS, STAFF } from '../auth/roles.js'
 import { useSession } from '../auth/session.js'
 import type { Role } from '../auth/session-store.js'
+import { OfflineStrip } from '../offline/OfflineStrip.js'
+import { useOffline } from '../offline/useOffline.js'
 import { Loading } from '../shared/Loading.js'
 
 interface NavItem {
@@ -31,7 +33,17 @@ const NAV: NavItem[] = [
 ]
 
 export function Shell() {
-  const { me, role, signOut } = useSession()
+  const { me, role, signOut: end, fetch } = useSession()
+  const offline = useOffline(me, fetch)
+  // Records not yet sent live only on this device: signing out keeps them, but the user decides knowing it.
+  const signOut = () => {
+    const waiting = offline.waiting + offline.refused
+    if (
+      waiting === 0 ||
+      window.confirm(`${waiting} result${waiting === 1 ? '' : 's'} not yet sent stay on this device until you sign in again. Sign out?`)
+    )
+      end()
+  }
   const { pathname } = useLocation()
   const items = NAV.filter((item) => item.roles.includes(role))
   // Below 768 px (Mantine's `sm`) the navigation is a drawer behind the burger; choosing a screen closes it.
@@ -77,6 +89,7 @@ export function Shell() {
         <NavLink component={Link} to="/account/password" label="Change password" onClick={close} hiddenFrom="sm" />
       </AppShell.Navbar>
       <AppShell.Main>
+        <OfflineStrip state={offline} />
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>

@@ -35,6 +35,7 @@ import * as courseStatsPassedRecount from './2026_11_28_3803_course_stats_passed
 import * as scormAssetsObjectives from './2026_11_28_3901_scorm_assets_objectives.js'
 import * as scormActivityTree from './2026_11_28_3902_scorm_activity_tree.js'
 import * as overlapMarksHolder from './2026_11_28_4001_overlap_marks_holder.js'
+import * as offlineSessions from './2026_11_28_4101_offline_sessions.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_3901_scorm_assets_objectives': scormAssetsObjectives,
   '2026_11_28_3902_scorm_activity_tree': scormActivityTree,
   '2026_11_28_4001_overlap_marks_holder': overlapMarksHolder,
+  '2026_11_28_4101_offline_sessions': offlineSessions,
 }

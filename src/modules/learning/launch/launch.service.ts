@@ -15,10 +15,17 @@ import type { LaunchDeps } from './standard.js'
 // is in sessions.service.ts; the registration's lock and satisfaction, which every change shares, in
 // registration-run.ts; what differs between standards, in each standard's folder (standards/).
 
+/** How long a session lasts, and until when it takes records. */
+export interface SessionWindow {
+  expiresAt: Date
+  acceptsUntil: Date
+}
+
 /**
  * Launches an AU or SCO of the registration (DECISIONS §13.4): abandons the session before, enters
  * the package version, opens a session and lets its standard prepare it (cmi5: LMS.LaunchData and
- * `launched`) before answering the URL. Crew launch their own registrations (`assigneeId`).
+ * `launched`) before answering the URL. Crew launch their own registrations (`assigneeId`). The session lasts
+ * LAUNCH_SESSION_MINUTES and takes records until then, unless `window` says otherwise (offline play, DECISIONS §16).
  */
 export async function launch(
   deps: LaunchDeps,
@@ -26,6 +33,7 @@ export async function launch(
   registrationId: string,
   assigneeId: string | undefined,
   body: LaunchCreate,
+  window?: SessionWindow,
 ): Promise<Launch> {
   const { db, config } = deps
   return db.transaction().execute(async (trx) => {
@@ -39,7 +47,7 @@ export async function launch(
     await abandonOpen(trx, deps, actor, run)
     const sessionId = randomUUID()
     await enter(trx, deps, actor, run, await auStates(trx, run.reg.id), sessionId)
-    const expiresAt = new Date(Date.now() + config.launchSessionMinutes * 60_000)
+    const expiresAt = window?.expiresAt ?? new Date(Date.now() + config.launchSessionMinutes * 60_000)
     const activityId = auActivityId(config.publicUrl, run.reg.id, body.auIndex)
     const secret = newSecret()
     // The session's credential is given at launch (a player holds it) or made by a one-time fetch (cmi5).
@@ -55,6 +63,7 @@ export async function launch(
       secret_hash: atLaunch ? hashSecret(secret) : null,
       fetch_hash: atLaunch ? null : hashSecret(secret),
       expires_at: expiresAt,
+      accepts_until: window?.acceptsUntil ?? null,
     })
     const grant = { orgId: actor.orgId, packageId: run.packageId, sessionId, expiresAt }
     const step = { sessionId, activityId, launchMode: body.launchMode, returnUrl: body.returnUrl, secret, grant }

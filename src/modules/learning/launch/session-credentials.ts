@@ -6,7 +6,7 @@ import { agentKey } from '../xapi/agents.js'
 import { hashSecret, type XapiAuthenticator } from '../xapi/auth.js'
 import { XapiError } from '../xapi/errors.js'
 import { learnerAgent } from './registration-run.js'
-import { findSession, type SessionRow } from './sessions.queries.js'
+import { closedToRecords, findSession, type SessionRow } from './sessions.queries.js'
 import { type LearningStandard, standardOf } from './standard.js'
 
 // A launch session's credential (DECISIONS §13.4), for every standard: HTTP Basic `session.<id>:<secret>`,
@@ -36,9 +36,9 @@ export async function credentialSession(db: Db, authorization: string | undefine
 }
 
 /** Why a session takes no more steps (ended or expired), or null while it does. */
-export function closedReason(session: Pick<SessionRow, 'ended_at' | 'ended_by' | 'expires_at'>): string | null {
+export function closedReason(session: Pick<SessionRow, 'ended_at' | 'ended_by' | 'expires_at' | 'accepts_until'>): string | null {
   if (session.ended_at) return `This launch session has ended (${session.ended_by})`
-  return session.expires_at <= new Date() ? 'This launch session has expired' : null
+  return closedToRecords(session) ? 'This launch session has expired' : null
 }
 
 /**

@@ -223,14 +223,20 @@ export function spendFetch(db: Db, sessionId: string, fetchHash: string, secretH
     .executeTakeFirst()
 }
 
-/** Open sessions past their expiry, oldest first, with their organization: the abandon sweep's work. */
+const ACCEPTS_UNTIL = sql<Date>`coalesce(accepts_until, expires_at)`
+
+/** Whether a session has stopped taking records: past its expiry, or for one played offline past its `accepts_until` (DECISIONS §16). */
+export const closedToRecords = (session: { expires_at: Date; accepts_until: Date | null }) =>
+  (session.accepts_until ?? session.expires_at) <= new Date()
+
+/** Open sessions past the time they take records (an offline one's expiry plus 7 days), oldest first, with their organization: the abandon sweep's work. */
 export function expiredSessions(db: Db, limit: number) {
   return db
     .selectFrom('learning_sessions')
     .select(['id', 'organization_id', 'registration_id'])
     .where('ended_at', 'is', null)
-    .where('expires_at', '<=', sql<Date>`now()`)
-    .orderBy('expires_at')
+    .where(ACCEPTS_UNTIL, '<=', sql<Date>`now()`)
+    .orderBy(ACCEPTS_UNTIL)
     .limit(limit)
     .execute()
 }

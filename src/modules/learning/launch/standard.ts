@@ -105,7 +105,8 @@ export interface LearningStandard {
 }
 
 /** Route plugins that reach the standards (launch's, a standard's runtime): the wiring gives them the list. */
-export type StandardsPlugin = (app: App, deps: ModuleDeps & { standards: readonly LearningStandard[] }) => Promise<void> | void
+export type StandardsDeps = ModuleDeps & { standards: readonly LearningStandard[] }
+export type StandardsPlugin = (app: App, deps: StandardsDeps) => Promise<void> | void
 
 export const withStandards =
   (plugin: StandardsPlugin, standards: readonly LearningStandard[]): ModulePlugin =>

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { addAbortSignal, type Readable } from 'node:stream'
+import { addAbortSignal, type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Config } from '../../../config.js'
 import type { Storage } from '../../../lib/storage.js'
@@ -89,17 +90,42 @@ export async function removeAll(storage: Storage, keys: string[]): Promise<void>
   await Promise.allSettled(keys.map((key) => storage.remove(key)))
 }
 
+/** A file of a package version as stored: its key, its path in the package, its size and SHA-256 (DECISIONS §16). */
+export interface StoredFile {
+  key: string
+  path: string
+  bytes: number
+  sha256: string
+}
+
+/** The entry's content as it goes to storage, hashed on the way. */
+function hashed(content: Readable) {
+  const hash = createHash('sha256')
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk)
+      done(null, chunk)
+    },
+  })
+  content.on('error', (error) => tap.destroy(error))
+  return { stream: content.pipe(tap), sha256: () => hash.digest('hex') }
+}
+
 /** Streams every file of the archive into storage under `prefix`; on a failure, what was written is removed. */
-export async function storeFiles(storage: Storage, archive: PackageArchive, prefix: string, signal: AbortSignal): Promise<string[]> {
-  const written: string[] = []
+export async function storeFiles(storage: Storage, archive: PackageArchive, prefix: string, signal: AbortSignal): Promise<StoredFile[]> {
+  const written: StoredFile[] = []
   try {
     for (const [path, entry] of archive.files) {
-      await archive.readEntry(path, signal, (content) => storage.write(prefix + path, content, entry.uncompressedSize))
-      written.push(prefix + path)
+      const sha256 = await archive.readEntry(path, signal, async (content) => {
+        const tapped = hashed(content)
+        await storage.write(prefix + path, tapped.stream, entry.uncompressedSize)
+        return tapped.sha256()
+      })
+      written.push({ key: prefix + path, path, bytes: entry.uncompressedSize, sha256 })
     }
     return written
   } catch (error) {
-    await removeAll(storage, written)
+    await removeAll(storage, written.map((file) => file.key))
     throw error
   }
 }

@@ -10,7 +10,7 @@ import type { Storage } from '../../../lib/storage.js'
 import { insertCourse, updateCourse } from '../courses/courses.queries.js'
 import { findUpload } from '../../platform/uploads/uploads.queries.js'
 import { ImportFailure, type PackageReader, type ParsedPackage } from './package-model.js'
-import { examine, removeAll, storeFiles } from './packages.examine.js'
+import { examine, removeAll, type StoredFile, storeFiles } from './packages.examine.js'
 import {
   countFailedRun,
   finishImport,
@@ -52,7 +52,7 @@ function fail(db: Db, row: ImportRow, errors: ImportError[], standard: ImportRow
 }
 
 /** The course (new, or the one replaced), its package version and the import's end, in one transaction; else how it had ended. */
-function complete(db: Db, row: ImportRow, parsed: ParsedPackage, prefix: string) {
+function complete(db: Db, row: ImportRow, parsed: ParsedPackage, prefix: string, files: readonly StoredFile[]) {
   const source = sourceOf(row)
   return db.transaction().execute(async (trx): Promise<'complete' | 'failed' | 'course_missing'> => {
     const status = await lockImport(trx, row)
@@ -60,7 +60,7 @@ function complete(db: Db, row: ImportRow, parsed: ParsedPackage, prefix: string)
     const columns = { s3_path: prefix, launch_file: parsed.aus[0].url, title: parsed.title, description: parsed.description }
     const course = row.course_id ? await updateCourse(trx, source, row.course_id, columns) : await insertCourse(trx, source, columns)
     if (!course) return 'course_missing'
-    await insertPackage(trx, row.organization_id, { id: row.id, courseId: course.id, prefix, parsed })
+    await insertPackage(trx, row.organization_id, { id: row.id, courseId: course.id, prefix, parsed, files })
     await finishImport(trx, source, row, { status: 'complete', standard: parsed.standard, courseId: course.id, errors: [] })
     return 'complete'
   })
@@ -76,13 +76,14 @@ async function runImport(deps: ImportDeps, row: ImportRow, signal: AbortSignal):
     const { parsed, archive } = await examine(deps, upload, work, signal)
     const prefix = packagePrefix(row.organization_id, row.id)
     const written = archive ? await storeFiles(storage, archive, prefix, signal).finally(() => archive.close()) : []
-    const outcome = await complete(db, row, parsed, prefix).catch(async (error: unknown) => {
-      await removeAll(storage, written)
+    const keys = written.map((file) => file.key)
+    const outcome = await complete(db, row, parsed, prefix, written).catch(async (error: unknown) => {
+      await removeAll(storage, keys)
       throw error
     })
     // Complete by this run, or by an earlier one that wrote the same keys.
     if (outcome === 'complete') return
-    await removeAll(storage, written)
+    await removeAll(storage, keys)
     if (outcome === 'course_missing') throw ImportFailure.of('course_missing', 'The course to replace was deleted during the import')
   } finally {
     await rm(work, { recursive: true, force: true })

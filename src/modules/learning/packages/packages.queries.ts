@@ -136,8 +136,12 @@ export function finishImport(
     .executeTakeFirst()
 }
 
-/** The package version, its AUs (one statement whatever their number) and the course pointing at it. */
-export async function insertPackage(db: Db, orgId: string, pkg: { id: string; courseId: string; prefix: string; parsed: ParsedPackage }) {
+/** The package version, its AUs and its files (one statement each whatever their number) and the course pointing at it. */
+export async function insertPackage(
+  db: Db,
+  orgId: string,
+  pkg: { id: string; courseId: string; prefix: string; parsed: ParsedPackage; files?: readonly { path: string; bytes: number; sha256: string }[] },
+) {
   const { parsed } = pkg
   await db
     .insertInto('course_packages')
@@ -174,7 +178,19 @@ export async function insertPackage(db: Db, orgId: string, pkg: { id: string; co
     from jsonb_to_recordset(${JSON.stringify(aus)}::jsonb) as a(au_index integer, publisher_id text, title text, url text,
       move_on text, mastery_score double precision, launch_method text, launch_parameters text, entitlement_key text,
       activity_type text, scorm_asset boolean, objective_ids jsonb)`.execute(db)
-  await db.updateTable('courses').set({ package_id: pkg.id }).where('organization_id', '=', orgId).where('id', '=', pkg.courseId).execute()
+  // The files a download for offline play lists (DECISIONS §16); a version made without them lists none.
+  if (pkg.files?.length)
+    await sql`
+      insert into course_package_files (package_id, path, bytes, sha256)
+      select ${pkg.id}::uuid, f.path, f.bytes, f.sha256
+      from jsonb_to_recordset(${JSON.stringify(pkg.files.map(({ path, bytes, sha256 }) => ({ path, bytes, sha256 })))}::jsonb)
+        as f(path text, bytes bigint, sha256 text)`.execute(db)
+  await db
+    .updateTable('courses')
+    .set({ package_id: pkg.id })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', pkg.courseId)
+    .execute()
 }
 
 /** The current package's structure of a course of the organization; undefined for none (or a pointer-only course). */

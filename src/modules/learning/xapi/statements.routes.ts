@@ -32,7 +32,8 @@ async function readBody(call: XapiCall, limits: XapiLimits): Promise<{ statement
   return { statements: parseJson(call.body, 'The body', limits.maxBatch), attachments: [] }
 }
 
-async function store(deps: ModuleDeps, principal: XapiPrincipal, statements: unknown[], attachments: AttachmentContent[]) {
+/** Stores statements as the caller may (a launch session under its own rules, in one transaction with its state). */
+export async function store(deps: ModuleDeps, principal: XapiPrincipal, statements: unknown[], attachments: AttachmentContent[]) {
   assertGranted(principal, GRANTS.writeStatements)
   if (!principal.authority) throw new XapiError(403, 'This caller cannot write statements')
   assertSessionStatements(principal, statements)

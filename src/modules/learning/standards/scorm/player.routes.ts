@@ -35,6 +35,18 @@ ${scripts.map((src) => `<script src="${PLAYER_ASSETS_PREFIX}/${src}" defer></scr
 </html>
 `
 
+/** The player's page and scripts, built once: served here, and listed for a download to play offline (DECISIONS §16). */
+export const playerFiles = (() => {
+  let built: { assets: { path: string; body: string | Buffer }[]; html: string } | undefined
+  return () => {
+    if (!built) {
+      const assets = [asset('scorm-again', scormAgainBundle()), asset('player', PLAYER_SCRIPT)]
+      built = { assets, html: page(assets.map((a) => a.path)) }
+    }
+    return built
+  }
+})()
+
 const TokenParams = Type.Object({ token: Type.String() })
 const AssetParams = Type.Object({ file: Type.String() })
 
@@ -45,8 +57,7 @@ const AssetParams = Type.Object({ file: Type.String() })
  * stays in the URL's fragment.
  */
 export function playerRoutes(app: App, { paths }: { paths: ContentPaths }): void {
-  const assets = [asset('scorm-again', scormAgainBundle()), asset('player', PLAYER_SCRIPT)]
-  const html = page(assets.map((a) => a.path))
+  const { assets, html } = playerFiles()
   const byPath = new Map(assets.map((a) => [a.path, a.body]))
 
   app.get(`${PLAYER_PREFIX}/:token`, { schema: { hide: true, params: TokenParams } }, async (request, reply) => {

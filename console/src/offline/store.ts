@@ -1,0 +1,71 @@
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb'
+
+// The device's own copy (DECISIONS §16), per user: several people share one ship's PC or phone, so every
+// record is keyed by the user it belongs to and read only for the one signed in.
+
+export interface Snapshot {
+  userId: string
+  /** The query's key as JSON: which screen data it is. */
+  key: string
+  data: unknown
+  /** Epoch milliseconds when the service answered it: the "as of" shown offline. */
+  at: number
+}
+
+/** A record made offline, waiting for a link: statements and commits of a session, or a document photo. */
+export interface Queued {
+  id?: number
+  userId: string
+  sessionId: string
+  credential: string
+  kind: 'statement' | 'commit'
+  /** The xAPI statement, or `{seq, cmi, terminate}`. */
+  record: Record<string, unknown>
+  at: number
+  /** The service's reason when it refused the record: kept and shown, never dropped. */
+  refused?: string
+}
+
+interface OfflineDb extends DBSchema {
+  snapshots: { key: [string, string]; value: Snapshot; indexes: { byUser: string } }
+  queue: { key: number; value: Queued; indexes: { byUser: string } }
+}
+
+let opened: Promise<IDBPDatabase<OfflineDb>> | undefined
+
+export function offlineDb(): Promise<IDBPDatabase<OfflineDb>> {
+  opened ??= openDB<OfflineDb>('seaworthy-offline', 1, {
+    upgrade(db) {
+      db.createObjectStore('snapshots', { keyPath: ['userId', 'key'] }).createIndex('byUser', 'userId')
+      db.createObjectStore('queue', { keyPath: 'id', autoIncrement: true }).createIndex('byUser', 'userId')
+    },
+  })
+  return opened
+}
+
+export async function saveSnapshot(snapshot: Snapshot): Promise<void> {
+  await (await offlineDb()).put('snapshots', snapshot)
+}
+
+export async function snapshotsOf(userId: string): Promise<Snapshot[]> {
+  return (await offlineDb()).getAllFromIndex('snapshots', 'byUser', userId)
+}
+
+/** The user's queue, oldest first (keys grow with each record). */
+export async function queueOf(userId: string): Promise<Queued[]> {
+  return (await offlineDb()).getAllFromIndex('queue', 'byUser', userId)
+}
+
+export async function enqueue(records: Queued[]): Promise<void> {
+  const tx = (await offlineDb()).transaction('queue', 'readwrite')
+  await Promise.all([...records.map((record) => tx.store.add(record)), tx.done])
+}
+
+export async function settleQueued(taken: number[], refused: { id: number; reason: string }[]): Promise<void> {
+  const tx = (await offlineDb()).transaction('queue', 'readwrite')
+  const marked = refused.map(async ({ id, reason }) => {
+    const record = await tx.store.get(id)
+    if (record) await tx.store.put({ ...record, refused: reason })
+  })
+  await Promise.all([...taken.map((id) => tx.store.delete(id)), ...marked, tx.done])
+}

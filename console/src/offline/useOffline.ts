@@ -1,0 +1,71 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useState } from 'react'
+import type { Me } from '../auth/session.js'
+import { asOf, keepOfflineCopy } from './snapshots.js'
+import { queueOf, saveSnapshot } from './store.js'
+import { syncQueue } from './sync.js'
+
+export interface OfflineState {
+  online: boolean
+  waiting: number
+  refused: number
+  lastSynced: number | null
+  asOf: number | null
+}
+
+/** While a link is there, the queue is sent this often as well as the moment the link returns. */
+const SYNC_EVERY_MS = 60_000
+
+/** The signed-in user's offline state: their kept copy, their queue sent with no user action, and what to show. */
+export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
+  const userId = me.user.id
+  const queryClient = useQueryClient()
+  const [online, setOnline] = useState(navigator.onLine)
+  const [counts, setCounts] = useState({ waiting: 0, refused: 0 })
+  const [lastSynced, setLastSynced] = useState<number | null>(null)
+
+  const count = useCallback(async () => {
+    const queue = await queueOf(userId)
+    const refused = queue.filter((item) => item.refused).length
+    setCounts({ waiting: queue.length - refused, refused })
+  }, [userId])
+
+  const sync = useCallback(async () => {
+    if (!navigator.onLine) return
+    try {
+      await syncQueue(userId, fetcher)
+      setLastSynced(Date.now())
+    } finally {
+      await count()
+    }
+  }, [userId, fetcher, count])
+
+  useEffect(() => {
+    let stop: (() => void) | undefined
+    void keepOfflineCopy(queryClient, userId).then((unsubscribe) => {
+      stop = unsubscribe
+    })
+    // Who is signed in, for opening with no link next time (offline/signed-in.ts); only a copy read online.
+    if (navigator.onLine) void saveSnapshot({ userId, key: JSON.stringify(['me']), data: me, at: Date.now() })
+    return () => stop?.()
+  }, [queryClient, userId, me])
+
+  useEffect(() => {
+    const up = () => {
+      setOnline(true)
+      void sync().catch(() => undefined)
+    }
+    const down = () => setOnline(false)
+    window.addEventListener('online', up)
+    window.addEventListener('offline', down)
+    void sync().catch(() => undefined)
+    const timer = window.setInterval(() => void sync().catch(() => undefined), SYNC_EVERY_MS)
+    return () => {
+      window.removeEventListener('online', up)
+      window.removeEventListener('offline', down)
+      window.clearInterval(timer)
+    }
+  }, [sync])
+
+  return { online, ...counts, lastSynced, asOf: online ? null : asOf(queryClient) }
+}

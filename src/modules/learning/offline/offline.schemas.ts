@@ -1,0 +1,122 @@
+import { type Static, Type } from 'typebox'
+import { DateTime, Uuid } from '../../../lib/schemas.js'
+import { Launch } from '../launch/launch.schemas.js'
+
+export const OfflineCreate = Type.Object(
+  { auIndex: Type.Integer({ minimum: 0, default: 0, description: 'Which AU or SCO, by its index in the course structure.' }) },
+  { additionalProperties: false, examples: [{ auIndex: 0 }] },
+)
+export type OfflineCreate = Static<typeof OfflineCreate>
+
+export const OfflineFile = Type.Object({
+  url: Type.String({ description: 'On the content origin, inside the session path: download it while online.' }),
+  bytes: Type.Integer({ minimum: 0 }),
+  sha256: Type.String({ description: 'Hex SHA-256 of the file, to check a download (resumed or not) before it plays.' }),
+})
+export type OfflineFile = Static<typeof OfflineFile>
+
+export const OfflineLaunch = Type.Object(
+  {
+    sessionId: Uuid,
+    url: Launch.properties.url,
+    standard: Launch.properties.standard,
+    expiresAt: DateTime,
+    files: Type.Array(OfflineFile),
+    totalBytes: Type.Integer({ minimum: 0 }),
+  },
+  {
+    title: 'OfflineLaunch',
+    examples: [
+      {
+        sessionId: '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b',
+        url: 'https://content.seaworthy.example.com/content/eyJ…/index.html?endpoint=…&fetch=…',
+        standard: 'cmi5',
+        expiresAt: '2026-12-28T13:00:00.000Z',
+        files: [{ url: 'https://content.seaworthy.example.com/content/eyJ…/index.html', bytes: 2048, sha256: 'ab12…' }],
+        totalBytes: 2048,
+      },
+    ],
+  },
+)
+export type OfflineLaunch = Static<typeof OfflineLaunch>
+
+/** The most records one sync request carries: the console sends its queue in batches of at most this many per kind. */
+export const SYNC_MAX_RECORDS = 1000
+
+const QueuedStatement = Type.Object(
+  { id: Uuid },
+  { additionalProperties: true, description: 'An xAPI statement as the AU sent it, with the id the console gave it if it had none.' },
+)
+const QueuedCommit = Type.Object(
+  {
+    seq: Type.Integer({
+      minimum: 0,
+      maximum: 2_147_483_647,
+      description: 'The per-session sequence number: a commit at or below the last applied one changes nothing.',
+    }),
+    cmi: Type.Object({}, { additionalProperties: true }),
+    terminate: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+
+export const SyncCreate = Type.Object(
+  {
+    sessions: Type.Array(
+      Type.Object(
+        {
+          sessionId: Uuid,
+          credential: Type.String({
+            pattern: '^[A-Za-z0-9+/=]+$',
+            maxLength: 200,
+            description:
+              "The session's credential as the player holds it: cmi5's auth-token, or base64 of `session.<id>:<secret>` for SCORM.",
+          }),
+          statements: Type.Optional(Type.Array(QueuedStatement, { maxItems: SYNC_MAX_RECORDS })),
+          commits: Type.Optional(Type.Array(QueuedCommit, { maxItems: SYNC_MAX_RECORDS })),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        sessions: [
+          {
+            sessionId: '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b',
+            credential: 'c2Vzc2lvbi42ZjFjMmE5ZS4uLjpzZWNyZXQ=',
+            commits: [{ seq: 1, cmi: { core: { lesson_status: 'completed', score: { raw: '90' } } }, terminate: true }],
+          },
+        ],
+      },
+    ],
+  },
+)
+export type SyncCreate = Static<typeof SyncCreate>
+export type SyncSessionRecords = SyncCreate['sessions'][number]
+
+const Refusal = Type.Object({
+  statementId: Type.Optional(Uuid),
+  seq: Type.Optional(Type.Integer()),
+  reason: Type.String(),
+})
+export type Refusal = Static<typeof Refusal>
+
+export const SyncSessionResult = Type.Object({
+  sessionId: Uuid,
+  accepted: Type.Integer({ description: 'Records taken, replays included (a replay changes nothing).' }),
+  refused: Type.Array(Refusal, { description: 'Records a rule refused: the console shows and keeps them.' }),
+})
+export type SyncSessionResult = Static<typeof SyncSessionResult>
+
+export const SyncResult = Type.Object(
+  { sessions: Type.Array(SyncSessionResult) },
+  {
+    title: 'SyncResult',
+    examples: [{ sessions: [{ sessionId: '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', accepted: 12, refused: [] }] }],
+  },
+)
+export type SyncResult = Static<typeof SyncResult>
