@@ -11,6 +11,36 @@ AS $function$
 
 CREATE OR REPLACE TRIGGER assignments_readiness_delete AFTER DELETE ON public.assignments FOR EACH ROW EXECUTE FUNCTION readiness_assignment_deleted();
 
+CREATE OR REPLACE FUNCTION public.readiness_assignment_holders_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  begin
+    if tg_op = 'INSERT' then
+      insert into readiness_holders as h (organization_id, user_id, gen)
+      select distinct n.organization_id, n.user_id, 1 from new_rows n
+      on conflict (organization_id, user_id) do update set gen = h.gen + 1;
+    elsif tg_op = 'DELETE' then
+      insert into readiness_holders as h (organization_id, user_id, gen)
+      select distinct o.organization_id, o.user_id, 1 from old_rows o
+      on conflict (organization_id, user_id) do update set gen = h.gen + 1;
+    else
+      insert into readiness_holders as h (organization_id, user_id, gen)
+      select distinct x.organization_id, x.user_id, 1
+      from old_rows o join new_rows n on n.id = o.id
+      cross join lateral (values (o.organization_id, o.user_id), (n.organization_id, n.user_id)) as x (organization_id, user_id)
+      where o.user_id is distinct from n.user_id or o.start_date is distinct from n.start_date or o.end_date is distinct from n.end_date
+      on conflict (organization_id, user_id) do update set gen = h.gen + 1;
+    end if;
+    return null;
+  end $function$;
+
+CREATE OR REPLACE TRIGGER assignments_readiness_holder_delete AFTER DELETE ON public.assignments REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION readiness_assignment_holders_changed();
+
+CREATE OR REPLACE TRIGGER assignments_readiness_holder_insert AFTER INSERT ON public.assignments REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION readiness_assignment_holders_changed();
+
+CREATE OR REPLACE TRIGGER assignments_readiness_holder_update AFTER UPDATE ON public.assignments REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION readiness_assignment_holders_changed();
+
 CREATE OR REPLACE FUNCTION public.readiness_holder_changed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -26,10 +56,6 @@ AS $function$
     end if;
     return null;
   end $function$;
-
-CREATE OR REPLACE TRIGGER assignments_readiness_holder_insert_delete AFTER INSERT OR DELETE ON public.assignments FOR EACH ROW EXECUTE FUNCTION readiness_holder_changed();
-
-CREATE OR REPLACE TRIGGER assignments_readiness_holder_update AFTER UPDATE ON public.assignments FOR EACH ROW WHEN (((old.user_id IS DISTINCT FROM new.user_id) OR (old.start_date IS DISTINCT FROM new.start_date) OR (old.end_date IS DISTINCT FROM new.end_date))) EXECUTE FUNCTION readiness_holder_changed();
 
 CREATE OR REPLACE TRIGGER certificates_readiness_insert_delete AFTER INSERT OR DELETE ON public.certificates FOR EACH ROW EXECUTE FUNCTION readiness_holder_changed();
 
