@@ -3,9 +3,17 @@ import { DateTime, IdParams, ListQuery, Nullable, Page, Uuid } from '../../../li
 
 export const LaunchModeSchema = Type.Union([Type.Literal('Normal'), Type.Literal('Browse'), Type.Literal('Review')])
 
+/** Which AU or SCO of a course, by its index: within the column's range, so a huge index is a 400, not a database error. */
+export const AuIndex = Type.Integer({
+  minimum: 0,
+  maximum: 2_147_483_647,
+  default: 0,
+  description: 'Which AU or SCO, by its index in the course structure.',
+})
+
 export const LaunchCreate = Type.Object(
   {
-    auIndex: Type.Integer({ minimum: 0, default: 0, description: 'Which AU or SCO, by its index in the course structure.' }),
+    auIndex: AuIndex,
     launchMode: Type.Union(LaunchModeSchema.anyOf, {
       default: 'Normal',
       description: 'Browse and Review record nothing towards the result (cmi5 §10.2.2).',
@@ -14,7 +22,10 @@ export const LaunchCreate = Type.Object(
       Type.String({ format: 'uri', maxLength: 2000, description: 'Where the course sends the learner when it ends (cmi5 returnURL).' }),
     ),
   },
-  { additionalProperties: false, examples: [{ auIndex: 0, launchMode: 'Normal', returnUrl: 'https://seaworthy.example.com/console/training' }] },
+  {
+    additionalProperties: false,
+    examples: [{ auIndex: 0, launchMode: 'Normal', returnUrl: 'https://seaworthy.example.com/console/training' }],
+  },
 )
 export type LaunchCreate = Static<typeof LaunchCreate>
 
@@ -75,7 +86,12 @@ export const Waive = Type.Object(
   {
     auIndex: Type.Integer({ minimum: 0 }),
     reason: Type.Union(
-      [Type.Literal('Tested Out'), Type.Literal('Equivalent AU'), Type.Literal('Equivalent Outside Activity'), Type.Literal('Administrative')],
+      [
+        Type.Literal('Tested Out'),
+        Type.Literal('Equivalent AU'),
+        Type.Literal('Equivalent Outside Activity'),
+        Type.Literal('Administrative'),
+      ],
       { description: "cmi5's waive reasons (§9.5.5.2)." },
     ),
   },

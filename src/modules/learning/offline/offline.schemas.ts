@@ -1,11 +1,8 @@
 import { type Static, Type } from 'typebox'
 import { DateTime, Uuid } from '../../../lib/schemas.js'
-import { Launch } from '../launch/launch.schemas.js'
+import { AuIndex, Launch } from '../launch/launch.schemas.js'
 
-export const OfflineCreate = Type.Object(
-  { auIndex: Type.Integer({ minimum: 0, default: 0, description: 'Which AU or SCO, by its index in the course structure.' }) },
-  { additionalProperties: false, examples: [{ auIndex: 0 }] },
-)
+export const OfflineCreate = Type.Object({ auIndex: AuIndex }, { additionalProperties: false, examples: [{ auIndex: 0 }] })
 export type OfflineCreate = Static<typeof OfflineCreate>
 
 export const OfflineFile = Type.Object({

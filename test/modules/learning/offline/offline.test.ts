@@ -109,9 +109,11 @@ describe('POST /registrations/{id}/offline', () => {
     expect(urls.every((u) => !u.includes('secret='))).toBe(true)
   })
 
-  it('answers 404 for another crew member’s registration and 409 for a version without a file list', async () => {
+  it('answers 422 for an AU index past the column, 404 for another crew member’s registration and 409 for a version without a file list', async () => {
     const other = await enroll(t.database.db, org.id, org.admin.id, { courseId: cmi5Course })
     expect((await org.crew.api.post(`/api/v1/learn/registrations/${other.registrationId}/offline`, {})).status).toBe(404)
+    // An index past the column's range is the caller's error, not the database's.
+    expect((await org.crew.api.post(`/api/v1/learn/registrations/${other.registrationId}/offline`, { auIndex: 2 ** 31 })).status).toBe(422)
     const { courseId } = await packagedCourse(t.database.db, org.id, [{ url: 'lesson.html' }])
     const { registrationId } = await enroll(t.database.db, org.id, org.crew.id, { courseId })
     const res = await org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/offline`, {})
