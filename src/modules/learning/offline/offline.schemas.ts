@@ -37,7 +37,7 @@ export const OfflineLaunch = Type.Object(
 )
 export type OfflineLaunch = Static<typeof OfflineLaunch>
 
-/** The most records one sync request carries: the console sends its queue in batches of at most this many per kind. */
+/** The most records (statements and commits, over all its sessions) one sync request carries: the console sends its queue in batches. */
 export const SYNC_MAX_RECORDS = 1000
 
 const QueuedStatement = Type.Object(

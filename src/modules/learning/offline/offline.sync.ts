@@ -1,5 +1,5 @@
 import { type Actor, MANAGERS, rowOwner } from '../../../lib/access.js'
-import { AppError, ValidationFailed } from '../../../lib/errors.js'
+import { AppError, invalid, ValidationFailed } from '../../../lib/errors.js'
 import { sessionCredentials } from '../launch/session-credentials.js'
 import type { StandardsDeps } from '../launch/standard.js'
 import { commitScorm } from '../standards/scorm/scorm.service.js'
@@ -8,7 +8,14 @@ import { XapiError } from '../xapi/errors.js'
 import { findStatementsByIds } from '../xapi/statements.queries.js'
 import { store } from '../xapi/statements.routes.js'
 import { recordCommitSeq, syncSessions } from './offline.queries.js'
-import type { Refusal, SyncCreate, SyncResult, SyncSessionRecords, SyncSessionResult } from './offline.schemas.js'
+import {
+  type Refusal,
+  SYNC_MAX_RECORDS,
+  type SyncCreate,
+  type SyncResult,
+  type SyncSessionRecords,
+  type SyncSessionResult,
+} from './offline.schemas.js'
 
 // The console's queue after the fact (DECISIONS §16): each session's records go, in the order given,
 // through the very calls a live AU or player makes (the LRS's session store, the SCORM commit), so they
@@ -25,6 +32,10 @@ const refusalOf = (error: unknown): string | null =>
 
 /** Syncs each session's records in the order given (the console sends its oldest first). */
 export async function sync(deps: StandardsDeps, actor: Actor, body: SyncCreate): Promise<SyncResult> {
+  // One request's work is bounded in all, not only per session: each record may be stored on its own.
+  const records = body.sessions.reduce((n, s) => n + (s.statements?.length ?? 0) + (s.commits?.length ?? 0), 0)
+  if (records > SYNC_MAX_RECORDS)
+    throw invalid(['body', 'sessions'], `At most ${SYNC_MAX_RECORDS} records in one sync; send the rest in the next`)
   const ids = body.sessions.map((s) => s.sessionId)
   const known = new Map((await syncSessions(deps.db, actor.orgId, ids, rowOwner(actor, MANAGERS))).map((row) => [row.id, row]))
   const statementIds = body.sessions.flatMap((s) => (known.has(s.sessionId) ? (s.statements ?? []).map((st) => st.id) : []))
@@ -66,20 +77,24 @@ async function syncSession(
     await storeInOrder(deps, principal, fresh, result)
   }
   let applied: number | undefined
-  for (const commit of records.commits ?? []) {
-    if (lastSeq !== null && commit.seq <= lastSeq) {
+  try {
+    for (const commit of records.commits ?? []) {
+      if (lastSeq !== null && commit.seq <= lastSeq) {
+        result.accepted++
+        continue
+      }
+      const answer = await commitScorm(deps, records.sessionId, authorization, { cmi: commit.cmi, terminate: commit.terminate === true })
+      if (answer.result === 'false') {
+        result.refused.push({ seq: commit.seq, reason: answer.errorText ?? `SCORM error ${answer.errorCode}` })
+        continue
+      }
       result.accepted++
-      continue
+      applied = Math.max(applied ?? commit.seq, commit.seq)
     }
-    const answer = await commitScorm(deps, records.sessionId, authorization, { cmi: commit.cmi, terminate: commit.terminate === true })
-    if (answer.result === 'false') {
-      result.refused.push({ seq: commit.seq, reason: answer.errorText ?? `SCORM error ${answer.errorCode}` })
-      continue
-    }
-    result.accepted++
-    applied = Math.max(applied ?? commit.seq, commit.seq)
+  } finally {
+    // Kept even when a later commit fails on the way: a retried sync does not apply the earlier ones again.
+    if (applied !== undefined) await recordCommitSeq(deps.db, records.sessionId, applied)
   }
-  if (applied !== undefined) await recordCommitSeq(deps.db, records.sessionId, applied)
   return result
 }
 

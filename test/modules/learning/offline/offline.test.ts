@@ -194,7 +194,7 @@ describe('POST /offline/sync: cmi5 statements', () => {
     expect((await registration(registrationId)).attempt_count).toBe(0)
   })
 
-  it('takes an uncompressed body too; answers 422 for a statement without an id, 400 for a body that does not inflate, 413 past 16 MiB inflated', async () => {
+  it('takes an uncompressed body too; answers 422 for a statement without an id or more than 1,000 records, 400 for a body that does not inflate, 413 past 16 MiB inflated', async () => {
     const { au } = await offlineCmi5()
     const [initialized] = passing(au)
     const { id: _, ...noId } = initialized
@@ -202,6 +202,15 @@ describe('POST /offline/sync: cmi5 statements', () => {
       sessions: [{ sessionId: au.sessionId, credential: au.credential, statements: [noId] }],
     })
     expect(res.status).toBe(422)
+    // At most 1,000 records over all the sessions of one sync, each session's own limit notwithstanding.
+    const commits = (n: number) => Array.from({ length: n }, (_, seq) => ({ seq, cmi: {} }))
+    const tooMany = await org.crew.api.post('/api/v1/learn/offline/sync', {
+      sessions: [
+        { sessionId: au.sessionId, credential: au.credential, commits: commits(600) },
+        { sessionId: au.sessionId, credential: au.credential, commits: commits(401) },
+      ],
+    })
+    expect(tooMany.status).toBe(422)
     const gzipped = { 'content-type': 'application/json', 'content-encoding': 'gzip' }
     expect((await org.crew.api.post('/api/v1/learn/offline/sync', Buffer.from('not gzip'), gzipped)).status).toBe(400)
     const bomb = gzipSync(`{"sessions":[],"pad":"${' '.repeat(17 * 1_048_576)}"}`)
