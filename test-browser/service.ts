@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import pg from 'pg'
+import { freeServicePort } from '../test/free-port.js'
 
 const run = promisify(execFile)
 const ROOT = join(import.meta.dirname, '..')
@@ -19,29 +19,6 @@ export interface RunningService {
   baseUrl: string
   databaseUrl: string
   stop(): Promise<void>
-}
-
-/** Whether a port can be listened on at this moment. */
-async function canListen(port: number): Promise<boolean> {
-  const server = createServer()
-  const listening = await new Promise<boolean>((resolve) => {
-    server.once('error', () => resolve(false))
-    server.listen(port, '127.0.0.1', () => resolve(true))
-  })
-  if (listening) await new Promise((resolve) => server.close(resolve))
-  return listening
-}
-
-/**
- * A port free on loopback with the next one free too (the service listens on PORT and, for content, PORT + 1),
- * below Linux's ephemeral range (32768–60999): a port picked from that range can be taken, between the pick and
- * the service's listen, as the local end of any outgoing connection (the browser's, the database client's).
- */
-async function freePortPair(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + 2 * Math.floor(Math.random() * 6000)
-    if ((await canListen(port)) && (await canListen(port + 1))) return port
-  }
 }
 
 async function adminQuery(sql: string): Promise<void> {
@@ -79,7 +56,7 @@ export async function startService(
   const dbName = `${DB_PREFIX}_${Date.now()}_${process.pid}`
   await adminQuery(`create database ${dbName}`)
   const databaseUrl = Object.assign(new URL(PG_ADMIN_URL), { pathname: `/${dbName}` }).toString()
-  const port = await freePortPair()
+  const port = await freeServicePort()
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,

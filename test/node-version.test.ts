@@ -8,7 +8,7 @@ import semver from 'semver'
 import { afterAll, describe, expect, it } from 'vitest'
 import { nodeVersionProblem, supportedNodeRange } from '../src/lib/node-version.js'
 import { TEST_SECRET } from './app.js'
-import { freePort } from './free-port.js'
+import { freeServicePort } from './free-port.js'
 
 // The supported Node.js lines (package.json's engines) against what CI runs and the README says, and the
 // compiled entry points (test/global-setup.ts builds them) as a production install starts them.
@@ -64,7 +64,7 @@ describe('the compiled server and CLI', { timeout: 300_000 }, () => {
   })
 
   it('start, answer /readyz and stop with no warning, deprecations thrown', async () => {
-    const port = await freePort()
+    const port = await freeServicePort()
     const pgUrl = process.env.TEST_DATABASE_URL
     const { DATABASE_URL: _, TEST_DATABASE_URL: __, ...env } = process.env
     const child = spawn(process.execPath, ['--throw-deprecation', 'dist/src/server.js'], {

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type Db, openDatabase } from '../src/db/database.js'
 import { buildTestApp, TEST_SECRET } from './app.js'
 import { createOrg, nextImo } from './factories.js'
-import { freePort } from './free-port.js'
+import { freeServicePort } from './free-port.js'
 
 // The real server as `npm start` runs it (the compiled build test/global-setup.ts makes), as a child
 // process on the embedded database: what an orchestrator stops with SIGTERM.
@@ -21,7 +21,7 @@ afterAll(() => {
 })
 
 async function startServer(graceSeconds: number, extraEnv: Record<string, string> = {}) {
-  const port = await freePort()
+  const port = await freeServicePort()
   const { DATABASE_URL: _, TEST_DATABASE_URL: __, ...env } = process.env
   const child = spawn(process.execPath, ['dist/src/server.js'], {
     env: {
