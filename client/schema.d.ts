@@ -19603,6 +19603,10 @@ export interface operations {
                 type?: string;
                 target_id?: string;
                 actor_id?: string;
+                /** @description Events concerning this person: their account, or a record or assignment of theirs (the list's personId) */
+                person_id?: string;
+                /** @description Events whose target's name contains this text, case-insensitively (the list's targetName: a ship's or course's name, a record's number, …) */
+                target_name?: string;
                 /** @description Events that occurred at or after this instant */
                 from?: string;
                 /** @description Events that occurred before this instant */

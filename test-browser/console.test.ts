@@ -147,7 +147,7 @@ describe('the office console', () => {
     // The decision in the audit trail, as the Admin screen shows it.
     await page.goto(consoleUrl('/admin'))
     await page.getByRole('tab', { name: 'Audit events' }).click()
-    await page.getByLabel('Record id').fill(seeded.passportId)
+    await page.getByLabel('Record', { exact: true }).fill('P1234567')
     const verified = page.getByRole('row', { name: /verification\.verified/ })
     await verified.waitFor()
     expect(await verified.textContent()).toContain('Passport P1234567')

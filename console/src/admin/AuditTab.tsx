@@ -52,23 +52,43 @@ function eventWords(type: string): string {
   return EVENT_WORDS[type] ?? `${labelOf(prefix)}: ${verb.replaceAll('_', ' ')}`
 }
 
-/** The organization's audit trail, newest first, filtered by type, record, person and dates. */
-export function AuditTab() {
+/** A person of the organization, picked by typing their name. */
+function PersonPicker(props: { label: string; placeholder: string; value: string | null; onChange: (id: string | null) => void }) {
   const { api } = useSession()
-  const [type, setType] = useState<string | null>(null)
-  const [targetId, setTargetId] = useState('')
-  const [actorId, setActorId] = useState<string | null>(null)
-  const [personSearch, setPersonSearch] = useState('')
-  const [search] = useDebouncedValue(personSearch.trim(), 250)
+  const [typed, setTyped] = useState('')
+  const [search] = useDebouncedValue(typed.trim(), 250)
   const people = useQuery({
     queryKey: ['roster', 'everyone', search],
     queryFn: () => unwrap(api.GET('/api/v1/crew/roster', { params: { query: { limit: 20, search: search || undefined } } })),
   })
+  return (
+    <Select
+      label={props.label}
+      placeholder={props.placeholder}
+      data={(people.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
+      value={props.value}
+      onChange={props.onChange}
+      searchable
+      searchValue={typed}
+      onSearchChange={setTyped}
+      filter={({ options }) => options}
+      clearable
+    />
+  )
+}
+
+/** The organization's audit trail, newest first, filtered by type, who acted, whom it concerns, record name and dates. */
+export function AuditTab() {
+  const { api } = useSession()
+  const [type, setType] = useState<string | null>(null)
+  const [targetName, setTargetName] = useState('')
+  const [actorId, setActorId] = useState<string | null>(null)
+  const [personId, setPersonId] = useState<string | null>(null)
   const [from, setFrom] = useState('')
   const [to, setTo] = useState('')
-  const [target] = useDebouncedValue(targetId.trim(), 300)
+  const [target] = useDebouncedValue(targetName.trim(), 300)
   const events = useInfiniteQuery({
-    queryKey: ['audit-events', type, target, actorId, from, to],
+    queryKey: ['audit-events', type, target, actorId, personId, from, to],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       unwrap(
@@ -78,8 +98,9 @@ export function AuditTab() {
               limit: 50,
               cursor: pageParam,
               type: type ?? undefined,
-              target_id: target || undefined,
+              target_name: target || undefined,
               actor_id: actorId ?? undefined,
+              person_id: personId ?? undefined,
               from: from ? `${from}T00:00:00Z` : undefined,
               to: to ? `${to}T23:59:59Z` : undefined,
             },
@@ -101,23 +122,13 @@ export function AuditTab() {
           clearable
           searchable
         />
-        <Select
-          label="By"
-          placeholder="Anyone (type a name)"
-          data={(people.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
-          value={actorId}
-          onChange={setActorId}
-          searchable
-          searchValue={personSearch}
-          onSearchChange={setPersonSearch}
-          filter={({ options }) => options}
-          clearable
-        />
+        <PersonPicker label="By" placeholder="Anyone (type a name)" value={actorId} onChange={setActorId} />
+        <PersonPicker label="Person" placeholder="Anyone (type a name)" value={personId} onChange={setPersonId} />
         <TextInput
-          label="Record id"
-          description="A record's id, as its page shows it"
-          value={targetId}
-          onChange={(e) => setTargetId(e.currentTarget.value)}
+          label="Record"
+          description="A ship's or course's name, a record's number"
+          value={targetName}
+          onChange={(e) => setTargetName(e.currentTarget.value)}
         />
         <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
         <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} />

@@ -72,6 +72,19 @@ export const AuditQuery = Type.Object({
   ),
   target_id: Type.Optional(Uuid),
   actor_id: Type.Optional(Uuid),
+  person_id: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description: "Events concerning this person: their account, or a record or assignment of theirs (the list's personId)",
+    }),
+  ),
+  target_name: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "Events whose target's name contains this text, case-insensitively (the list's targetName: a ship's or course's name, a record's number, …)",
+    }),
+  ),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Events that occurred at or after this instant' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Events that occurred before this instant' })),
 })

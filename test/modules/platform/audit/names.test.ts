@@ -41,3 +41,42 @@ describe('audit events: people and records by name', () => {
     expect((await eventsOf(crew.id)).map(names)).toEqual([['user.updated', 'Test admin', crew.id, 'Li Wei-Chen', null, 'Li Wei-Chen']])
   })
 })
+
+describe('audit events: filtered by person and by target name', () => {
+  const other = useOrg(t)
+
+  it('keeps the events concerning one person, and those whose target name contains a text, counted and paged', async () => {
+    const crew = await org.addUser('crew', { firstName: 'Rui', lastName: 'Costa' })
+    const ship = (await org.admin.api.post('/api/v1/shared/ships', { name: 'MV Filter_Ship 100%', imoNumber: nextImo() })).body
+    const assignment = (await org.admin.api.post('/api/v1/assignments/', { userId: crew.id, shipId: ship.id, role: 'Cook' })).body
+    const doc = (
+      await org.officeAdmin.api.post(`/api/v1/crew/users/${crew.id}/identity-documents`, {
+        documentType: 'passport',
+        documentNumber: 'RC0001',
+      })
+    ).body
+    // Another organization's ship of the same name is never listed.
+    await other.admin.api.post('/api/v1/shared/ships', { name: 'MV Filter_Ship 100%', imoNumber: nextImo() })
+
+    const ofPerson = await org.admin.api.get(`${AUDIT}?person_id=${crew.id}&include_count=true`)
+    expect(ofPerson.status).toBe(200)
+    // (The factory's user is made without an event.)
+    expect(ofPerson.body.items.map((e: { target: { id: string } }) => e.target.id)).toEqual([doc.id, assignment.id])
+    expect(ofPerson.body.totalCount).toBe(2)
+
+    // `_` and `%` are matched as themselves, case-insensitively.
+    const byName = await org.admin.api.get(`${AUDIT}?target_name=${encodeURIComponent('filter_ship 100%')}&include_count=true`)
+    expect(byName.body.items.map((e: { type: string }) => e.type)).toEqual(['assignment.created', 'ship.created'])
+    expect(byName.body.totalCount).toBe(2)
+    expect((await org.admin.api.get(`${AUDIT}?target_name=${encodeURIComponent('filterXship')}`)).body.items).toEqual([])
+
+    const first = await org.admin.api.get(`${AUDIT}?person_id=${crew.id}&limit=1`)
+    const second = await org.admin.api.get(`${AUDIT}?person_id=${crew.id}&limit=1&cursor=${first.body.nextCursor}`)
+    expect([...first.body.items, ...second.body.items].map((e: { target: { id: string } }) => e.target.id)).toEqual([
+      doc.id,
+      assignment.id,
+    ])
+    expect(second.body.nextCursor).toBeNull()
+    expect((await org.admin.api.get(`${AUDIT}?person_id=not-a-uuid`)).status).toBe(422)
+  })
+})
