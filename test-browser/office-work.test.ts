@@ -16,11 +16,13 @@ let admin: SeaworthyClient
 let page: Page
 const people = {} as Record<'officeAdmin' | 'employee' | 'sam', { id: string; email: string }>
 let assignmentId: string
+let secondShipId: string
 
 beforeAll(async () => {
   service = await startService(ADMIN)
   admin = await signIn(service.baseUrl, ADMIN.email)
   const ship = await createShip(admin, 'MV Work Horse')
+  secondShipId = (await createShip(admin, 'MV Second Berth')).id
   const [officeAdmin, employee, sam] = await Promise.all([
     createPerson(admin, 'Otto', 'Office', 'office_admin'),
     createPerson(admin, 'Eva', 'Employee', 'office_employee'),
@@ -50,6 +52,36 @@ async function signedIn(email: string): Promise<Page> {
 const today = () => new Date().toISOString().slice(0, 10)
 
 describe('office work in the console', () => {
+  it('an admin assigning a person already booked on those dates is warned at the form, and readiness warns of it', async () => {
+    await signedIn(ADMIN.email)
+    await page.goto(`${service.baseUrl}/console/crew/${people.sam.id}`)
+    const form = page.getByRole('form', { name: 'New assignment' })
+    await form.getByLabel('Ship').click()
+    await page.getByRole('option', { name: 'MV Second Berth' }).click()
+    await form.getByLabel('Role').fill('Cook')
+    const warning = form.getByTestId('overlap-warning')
+    await form.getByLabel('Start').fill('2025-12-01')
+    await form.getByLabel('End', { exact: true }).fill('2026-02-01')
+    await warning.waitFor()
+    expect(await warning.textContent()).toContain('MV Work Horse as Able seaman, 2026-01-01 to no end date')
+    // Ending the day before that booking starts takes the warning away; overlapping again brings it back.
+    await form.getByLabel('End', { exact: true }).fill('2025-12-31')
+    await warning.waitFor({ state: 'detached' })
+    await form.getByLabel('End', { exact: true }).fill('2026-02-01')
+    await warning.waitFor()
+    await screenshot(page, 'assignment-overlap-warning')
+    await form.getByRole('button', { name: 'Assign' }).click()
+    await warning.waitFor({ state: 'detached' })
+    const created = await ok(admin.GET('/api/v1/assignments/', { params: { query: { user_id: people.sam.id, ship_id: secondShipId } } }))
+    expect(created.items.map((a) => [a.role, a.startDate, a.endDate])).toEqual([['Cook', '2025-12-01', '2026-02-01']])
+    const verdict = await ok(
+      admin.GET('/api/v1/learn/assignments/{assignment_id}/readiness', {
+        params: { path: { assignment_id: created.items[0].id }, query: { as_of: '2025-12-15' } },
+      }),
+    )
+    expect(verdict.warnings.map((w) => [w.code, w.targetId])).toEqual([['overlapping_assignment', assignmentId]])
+  })
+
   it('an office admin enters a passport with its scan and corrects it; another employee verifies it', async () => {
     await signedIn(people.officeAdmin.email)
     await page.goto(`${service.baseUrl}/console/crew/${people.sam.id}`)
