@@ -127,3 +127,28 @@ export function watchBodies(app: FastifyInstance, { http }: Config): void {
     arriving.clear()
   })
 }
+
+/**
+ * Reads and drops what is left of a request body (a refused one, or what follows the part that was
+ * wanted), so a client still sending receives the answer instead of a reset connection. Stops after
+ * `limit` bytes and says so: the answer then has to close the connection.
+ */
+export function discardBody(raw: IncomingMessage, limit: number): Promise<boolean> {
+  raw.unpipe()
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    let read = 0
+    const finish = (complete: boolean) => {
+      raw.off('data', onData).off('end', onEnd).off('close', onEnd).off('error', onEnd)
+      if (!complete) raw.pause()
+      resolve(complete)
+    }
+    const onData = (chunk: Buffer) => {
+      read += chunk.length
+      if (read > limit) finish(false)
+    }
+    const onEnd = () => finish(true)
+    raw.on('data', onData).once('end', onEnd).once('close', onEnd).once('error', onEnd)
+    raw.resume()
+  })
+}

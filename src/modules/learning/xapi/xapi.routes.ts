@@ -1,4 +1,7 @@
+import type { IncomingMessage } from 'node:http'
+import type { Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
+import { discardBody } from '../../../lib/http-server.js'
 import type { App, ModulePlugin } from '../../types.js'
 import { basicCredentials, staffBearer, type XapiAuthenticator } from './auth.js'
 import { documentResources } from './documents.routes.js'
@@ -48,11 +51,35 @@ export const xapiRoutes =
     registerResources(app, [...documentResources(deps), ...metaResources(deps)], authenticators, deps)
     // Statements with attachments stream through the multipart parser, its limits checked as the bytes arrive.
     app.register(async (statements: App) => {
-      statements.addContentTypeParser('multipart/mixed', async (request: FastifyRequest, payload: AsyncIterable<Uint8Array>) => {
-        if (Number(request.headers['content-length']) > limits.maxBodyBytes) {
-          throw badRequest(`multipart/mixed: the request is larger than ${limits.maxBodyBytes} bytes`)
+      // A refused body is read on to its end (up to the limit), so that the client still sending gets the answer
+      // rather than a connection reset under it (Fastify closes the connection after any parser's error, with the
+      // rest of the body unread: the kernel then resets it). The answer goes at once and the connection stays open
+      // for the next request; to a client that asked to close it, only once the body is in.
+      const refused = new WeakMap<IncomingMessage, Promise<boolean> | null>()
+      const drain = (raw: IncomingMessage) => {
+        let drained = refused.get(raw)
+        if (!drained) refused.set(raw, (drained = discardBody(raw, limits.maxBodyBytes)))
+        return drained
+      }
+      statements.addContentTypeParser('multipart/mixed', async (request: FastifyRequest, payload: Readable) => {
+        try {
+          if (Number(request.headers['content-length']) > limits.maxBodyBytes) {
+            throw badRequest(`multipart/mixed: the request is larger than ${limits.maxBodyBytes} bytes`)
+          }
+          return await readStatementParts(payload.iterator({ destroyOnReturn: false }), request.headers['content-type'] ?? '', limits)
+        } catch (error) {
+          refused.set(request.raw, null)
+          throw error
         }
-        return readStatementParts(payload, request.headers['content-type'] ?? '', limits)
+      })
+      statements.addHook('onSend', async (request, reply) => {
+        if (!refused.has(request.raw)) return
+        reply.removeHeader('connection')
+        if (reply.raw.shouldKeepAlive) return
+        if (!(await drain(request.raw))) reply.header('connection', 'close')
+      })
+      statements.addHook('onResponse', async (request) => {
+        if (refused.has(request.raw)) void drain(request.raw).then((all) => all || request.raw.socket.destroy())
       })
       registerResources(statements, [statementsResource(deps)], authenticators, deps)
     })

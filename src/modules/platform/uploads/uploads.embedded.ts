@@ -1,10 +1,9 @@
-import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
 import type { FastifyError, FastifyRequest } from 'fastify'
 import { attachment } from '../../../lib/content-disposition.js'
 import { AppError, invalid, notFound } from '../../../lib/errors.js'
-import { exemptFromRequestTimeout } from '../../../lib/http-server.js'
+import { discardBody, exemptFromRequestTimeout } from '../../../lib/http-server.js'
 import { ErrorBody, NoContent } from '../../../lib/schemas.js'
 import { type EmbeddedSigning, embeddedSigning, isLocalStorage, type LocalStorage, type PostGrant } from '../../../lib/storage.js'
 import type { ModulePlugin } from '../../types.js'
@@ -58,31 +57,6 @@ async function receiveForm(request: FastifyRequest, signing: EmbeddedSigning, st
 }
 
 /**
- * Reads and drops what is left of the request (a refused one, or what follows `file`), so a client
- * still sending receives the answer instead of a reset connection. Stops after `limit` bytes and
- * says so: the answer then has to close the connection.
- */
-function discardRest(raw: IncomingMessage, limit: number): Promise<boolean> {
-  raw.unpipe()
-  if (raw.readableEnded || raw.destroyed) return Promise.resolve(true)
-  return new Promise((resolve) => {
-    let read = 0
-    const finish = (complete: boolean) => {
-      raw.off('data', onData).off('end', onEnd).off('close', onEnd).off('error', onEnd)
-      if (!complete) raw.pause()
-      resolve(complete)
-    }
-    const onData = (chunk: Buffer) => {
-      read += chunk.length
-      if (read > limit) finish(false)
-    }
-    const onEnd = () => finish(true)
-    raw.on('data', onData).once('end', onEnd).once('close', onEnd).once('error', onEnd)
-    raw.resume()
-  })
-}
-
-/**
  * The embedded storage driver's two public endpoints, standing in for S3: the presigned POST target
  * and the signed download (their full URLs are storage.ts's EMBEDDED_POST_PATH and EMBEDDED_GET_PATH).
  * Both are authorized by their signature, not by a bearer token.
@@ -122,7 +96,7 @@ export const embeddedStorageRoutes: ModulePlugin = async (app, { config, storage
           () => undefined,
           (error: unknown) => error,
         )
-        if (!(await discardRest(request.raw, drainLimit))) reply.header('connection', 'close')
+        if (!(await discardBody(request.raw, drainLimit))) reply.header('connection', 'close')
         if (refusal) throw refusal
         return reply.status(204).send()
       },

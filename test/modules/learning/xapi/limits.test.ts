@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import XAPIModule from '@xapi/xapi'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp, useTestApp } from '../../../app.js'
@@ -140,11 +141,23 @@ describe('batches and depth', () => {
 
   it('refuses a batch past XAPI_MAX_BATCH from its first items, before the rest is parsed', async () => {
     // 1,001 statements, then text that is not JSON: only a count made before parsing answers 413 here.
-    const items = batchOf(1001).batch.map((s) => JSON.stringify(s)).join(',')
+    const items = batchOf(1001)
+      .batch.map((s) => JSON.stringify(s))
+      .join(',')
     const refused = await api.post('/statements', `[${items}, {"not json`, json)
     expect(refused.status).toBe(413)
     // A batch under the limit with the same tail is not JSON: 400.
-    expect((await api.post('/statements', `[${batchOf(3).batch.map((s) => JSON.stringify(s)).join(',')}, {"not json`, json)).status).toBe(400)
+    expect(
+      (
+        await api.post(
+          '/statements',
+          `[${batchOf(3)
+            .batch.map((s) => JSON.stringify(s))
+            .join(',')}, {"not json`,
+          json,
+        )
+      ).status,
+    ).toBe(400)
   })
 
   it('takes JSON nested 64 deep and refuses 65 and 5,000 deep with a 400, in PUT and POST', async () => {
@@ -272,6 +285,62 @@ describe('over HTTP', () => {
     const { status, body } = await post([head(withEmptyAttachment()), emptyPart().repeat(200)], false)
     expect(status).toBe(400)
     expect(JSON.parse(body)).toEqual({ error: true, message: 'multipart/mixed: more than 100 attachments' })
+  })
+
+  it('reads on past a refusal, so the client still sending gets its 400 and keeps its connection for the next request', async () => {
+    const body = Buffer.from(head(withEmptyAttachment()) + emptyPart().repeat(200) + tail)
+    const socket = connect(Number(new URL(origin).port), '127.0.0.1')
+    let received = ''
+    socket.on('data', (chunk) => {
+      received += chunk
+    })
+    // (An answer's body ends without a line break: the next status line follows it on the same line.)
+    const statusLines = () => received.match(/HTTP\/1\.1 \d{3} /g) ?? []
+    const answers = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (statusLines().length >= n ? resolve() : socket.once('data', check))
+        check()
+      })
+    socket.write(
+      `POST ${BASE}/statements HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${mixed['content-type']}\r\nAuthorization: ${auth}\r\n` +
+        `X-Experience-API-Version: 1.0.3\r\nContent-Length: ${body.length}\r\n\r\n`,
+    )
+    // The first three quarters cross the limit of 100 attachments: the answer comes before the rest is sent.
+    const at = Math.floor(body.length * 0.75)
+    socket.write(body.subarray(0, at))
+    await answers(1)
+    expect(received).toMatch(/^HTTP\/1\.1 400 [^]*more than 100 attachments"\}$/)
+    socket.write(body.subarray(at))
+    socket.write(`GET ${BASE}/about HTTP/1.1\r\nHost: localhost\r\nX-Experience-API-Version: 1.0.3\r\n\r\n`)
+    await answers(2)
+    expect(statusLines()).toEqual(['HTTP/1.1 400 ', 'HTTP/1.1 200 '])
+    socket.destroy()
+  })
+
+  it('answers a client that asked to close the connection once its refused body is in, then closes without a reset', async () => {
+    const body = Buffer.from(head(withEmptyAttachment()) + emptyPart().repeat(200) + tail)
+    const socket = connect(Number(new URL(origin).port), '127.0.0.1')
+    let received = ''
+    socket.on('data', (chunk) => {
+      received += chunk
+    })
+    const ended = new Promise<string>((resolve) => {
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+      socket.on('end', () => resolve('end'))
+    })
+    socket.write(
+      `POST ${BASE}/statements HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: ${mixed['content-type']}\r\n` +
+        `Authorization: ${auth}\r\nX-Experience-API-Version: 1.0.3\r\nContent-Length: ${body.length}\r\n\r\n`,
+    )
+    const at = Math.floor(body.length * 0.75)
+    socket.write(body.subarray(0, at))
+    // Answered now, the connection would close with the rest still arriving: the kernel's reset could drop the answer.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(received).toBe('')
+    socket.write(body.subarray(at))
+    expect(await ended).toBe('end')
+    expect(received).toMatch(/^HTTP\/1\.1 400 [^]*more than 100 attachments"\}$/)
+    socket.destroy()
   })
 
   it('refuses a body past XAPI_MAX_BODY_BYTES: 400 for multipart/mixed, declared or not, 413 for JSON', async () => {
