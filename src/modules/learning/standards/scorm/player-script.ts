@@ -34,33 +34,43 @@ export const PLAYER_SCRIPT = `'use strict';
   if (!response.ok) return say(runtime.detail || 'The course could not start.');
   var scorm12 = runtime.standard === 'scorm12';
   var Api = scorm12 ? window.Scorm12API : window.Scorm2004API;
-  var api = new Api({
-    lmsCommitUrl: base + '/commit',
-    xhrHeaders: { Authorization: auth },
-    autocommit: true,
-    autocommitSeconds: 30,
-    terminateCommitPayloadField: 'terminate',
-    requestHandler: function (commit) {
-      return commit && commit.terminate ? Object.assign({}, commit, { auth: auth }) : commit;
-    },
-  });
-  api.loadFromJSON({ cmi: runtime.cmi });
-  window[scorm12 ? 'API' : 'API_1484_11'] = api;
   var frame = document.createElement('iframe');
   frame.title = 'Course';
-  frame.src = '${CONTENT_PREFIX}/' + token + '/' + sco;
-  if (runtime.asset) frame.addEventListener('load', function visited() {
-    frame.removeEventListener('load', visited);
-    if (scorm12) {
-      api.LMSInitialize('');
-      api.LMSSetValue('cmi.core.lesson_status', 'completed');
-      api.LMSFinish('');
-    } else {
-      api.Initialize('');
-      api.SetValue('cmi.completion_status', 'completed');
-      api.Terminate('');
-    }
+  var settingsFor = function (commitBase, commitAuth) {
+    return {
+      lmsCommitUrl: commitBase + '/commit',
+      xhrHeaders: { Authorization: commitAuth },
+      autocommit: true,
+      autocommitSeconds: 30,
+      terminateCommitPayloadField: 'terminate',
+      requestHandler: function (commit) {
+        return commit && commit.terminate ? Object.assign({}, commit, { auth: commitAuth }) : commit;
+      },
+    };
+  };
+  var visitAsset = function (api) {
+    frame.addEventListener('load', function visited() {
+      frame.removeEventListener('load', visited);
+      if (scorm12) {
+        api.LMSInitialize('');
+        api.LMSSetValue('cmi.core.lesson_status', 'completed');
+        api.LMSFinish('');
+      } else {
+        api.Initialize('');
+        api.SetValue('cmi.completion_status', 'completed');
+        api.Terminate('');
+      }
+    });
+  };
+  if (runtime.sequencing) return window.playSequenced({
+    Api: Api, frame: frame, say: say, runtime: runtime, settingsFor: settingsFor, visitAsset: visitAsset,
+    endpoint: endpoint, session: session, secret: secret, contentBase: '${CONTENT_PREFIX}/' + token + '/',
   });
+  var api = new Api(settingsFor(base, auth));
+  api.loadFromJSON({ cmi: runtime.cmi });
+  window[scorm12 ? 'API' : 'API_1484_11'] = api;
+  frame.src = '${CONTENT_PREFIX}/' + token + '/' + sco;
+  if (runtime.asset) visitAsset(api);
   document.body.replaceChildren(frame);
 })();
 `
