@@ -1121,6 +1121,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/learn/scorm/sessions/{session_id}/sequencing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep a SCORM 2004 course's sequencing state and open the delivered SCO's session
+         * @description The player of a SCORM 2004 course of several SCOs calls it with the credential of the SCO's session it comes from (open, or ended by its Terminate): `{state, sharedData, deliver?}` as JSON (read as text, as every body here): the sequencing state and shared data are kept for the registration (suspend all resumes there), and `deliver` (a SCO's index) gives the delivered SCO its session: the launch's first session while it has not initialized (answered without a secret), else a new one with its secret. A wrong credential: 401; an abandoned or expired session: 403; a course without sequencing: 409.
+         */
+        post: operations["stepScormSequencing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/learn/registrations/{registration_id}/offline": {
         parameters: {
             query?: never;
@@ -3603,6 +3623,27 @@ export interface components {
         /** ScormRuntime */
         ScormRuntime: {
             standard: "scorm12" | "scorm2004";
+            /** @description The session's SCO. */
+            auIndex: number;
+            sequencing?: {
+                /** @description The organization as scorm-again's activity tree with each activity's sequencing. */
+                activityTree: {
+                    [key: string]: unknown;
+                };
+                /** @description Each leaf activity with the SCO (or asset) it launches. */
+                items: {
+                    activityId: string;
+                    auIndex: number;
+                    url: string;
+                    asset: boolean;
+                }[];
+                /** @description scorm-again's serialized sequencing state where the course was left; null at first. */
+                state: string | null;
+                /** @description adl.data: each shared data bucket's store by id. */
+                sharedData: {
+                    [key: string]: string;
+                };
+            };
             launchMode: "Normal" | "Browse" | "Review";
             /** @description The item launches an asset, which never calls the API: the player counts it completed when it is visited. */
             asset: boolean;
@@ -3610,6 +3651,12 @@ export interface components {
             cmi: {
                 [key: string]: unknown;
             };
+        };
+        /** ScormSequencingStepAnswer */
+        ScormSequencingStepAnswer: {
+            /** Format: uuid */
+            sessionId?: string;
+            secret?: string;
         };
         /** SeaService */
         SeaService: {
@@ -13698,6 +13745,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "standard": "scorm12",
+                     *       "auIndex": 0,
                      *       "launchMode": "Normal",
                      *       "asset": false,
                      *       "cmi": {
@@ -13882,6 +13930,132 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    stepScormSequencing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: ScormSequencingStepAnswer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f",
+                     *       "secret": "q8Yz0cJ2…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScormSequencingStepAnswer"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

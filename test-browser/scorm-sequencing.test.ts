@@ -66,7 +66,7 @@ async function skipToTestAndScore(page: Page, score: number) {
 }
 
 describe('a SCORM 2004 course with sequencing, in one launch', () => {
-  it('skips to the post-test with the SCO\'s own jump and passes it: the rollup passes the course', async () => {
+  it("skips to the post-test with the SCO's own jump and passes it: the rollup passes the course", async () => {
     const { crew, registrationId } = await registeredLearner(service.baseUrl, admin, shipId, courseId)
     const { page, dialogs } = await open(crew, registrationId)
     await skipToTestAndScore(page, 100)

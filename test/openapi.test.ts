@@ -75,6 +75,7 @@ describe('operations', () => {
       'logout',
       'postUploadTarget',
       'startSsoLogin',
+      'stepScormSequencing',
     ])
     expect(byId('listShips').security).toEqual([{ bearerAuth: [] }])
   })

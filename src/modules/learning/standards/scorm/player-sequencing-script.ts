@@ -110,7 +110,10 @@ window.playSequenced = function (p) {
         return unloadSco().then(function () { return runtime; });
       }).then(function (runtime) {
         api.reset(p.settingsFor(baseOf(current.id), current.auth));
-        api.loadFromJSON({ cmi: runtime.cmi });
+        // scorm-again seeds the delivered activity's objectives from the tree at its reset: the ids again would repeat them.
+        var cmi = Object.assign({}, runtime.cmi);
+        delete cmi.objectives;
+        api.loadFromJSON({ cmi: cmi });
         activeId = activityId;
         note.textContent = '';
         p.frame.src = p.contentBase + item.url;

@@ -41,7 +41,11 @@ export const playerFiles = (() => {
   let built: { assets: { path: string; body: string | Buffer }[]; html: string } | undefined
   return () => {
     if (!built) {
-      const assets = [asset('scorm-again', scormAgainBundle()), asset('player-sequencing', PLAYER_SEQUENCING_SCRIPT), asset('player', PLAYER_SCRIPT)]
+      const assets = [
+        asset('scorm-again', scormAgainBundle()),
+        asset('player-sequencing', PLAYER_SEQUENCING_SCRIPT),
+        asset('player', PLAYER_SCRIPT),
+      ]
       built = { assets, html: page(assets.map((a) => a.path)) }
     }
     return built

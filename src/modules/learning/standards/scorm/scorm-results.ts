@@ -20,13 +20,7 @@ type Counts = { completed: boolean; passed: boolean; failed: boolean }
  * satisfaction and the pass), and the `completed` and `passed` / `failed` statements, returned for the
  * caller to write with the session's others, in order. Browse and Review count towards nothing.
  */
-export async function judgeScormSession(
-  trx: Db,
-  deps: LaunchDeps,
-  source: Source,
-  run: Run,
-  session: SessionRow,
-): Promise<SessionOutcome> {
+export async function judgeScormSession(trx: Db, deps: LaunchDeps, source: Source, run: Run, session: SessionRow): Promise<SessionOutcome> {
   const cmi = session.runtime as Record<string, any> | null
   if (session.launch_mode !== 'Normal' || !cmi) return { session, statements: [] }
   const result = scormResult(run.reg.standard as ScormStandard, cmi, run.aus[session.au_index].mastery_score)
@@ -45,7 +39,16 @@ export async function judgeScormSession(
     run.aus = run.aus.map((au) => ({ ...au, moveOn: scoMoveOn(au.mastery_score) }))
     const tree = run.aus.length > 1 ? await packageTree(trx, run.packageId) : null
     if (tree) await rollUpCourse(trx, deps, source, run, judged, counts, tree)
-    else await recordAuResult(trx, deps, source, run, await auStates(trx, run.reg.id), { auIndex: session.au_index, sessionId: session.id }, counts)
+    else
+      await recordAuResult(
+        trx,
+        deps,
+        source,
+        run,
+        await auStates(trx, run.reg.id),
+        { auIndex: session.au_index, sessionId: session.id },
+        counts,
+      )
   }
   const say = scormStatements({ actor: run.learner, registration: run.reg.id, sessionId: session.id, activityId: session.activity_id })
   return {
@@ -66,7 +69,9 @@ export async function judgeScormSession(
 async function rollUpCourse(trx: Db, deps: LaunchDeps, source: Source, run: Run, session: SessionRow, counts: Counts, tree: ActivityNode) {
   const satisfied = (auIndex: number, state: { completed: boolean; passed: boolean; failed: boolean }): boolean | null =>
     state.failed ? false : meetsMoveOn(run.aus[auIndex].moveOn, { ...state, waived: null }) ? true : null
-  await recordAuStates(trx, run.reg.id, [{ au_index: session.au_index, ...counts, satisfied: satisfied(session.au_index, counts) === true }])
+  await recordAuStates(trx, run.reg.id, [
+    { au_index: session.au_index, ...counts, satisfied: satisfied(session.au_index, counts) === true },
+  ])
   const leaves = new Map<string, LeafOutcome>()
   const outcomes = [
     ...(await lastOutcomes(trx, run.reg.id)).filter((row) => row.au_index !== session.au_index),
@@ -74,7 +79,11 @@ async function rollUpCourse(trx: Db, deps: LaunchDeps, source: Source, run: Run,
   ]
   for (const row of outcomes) {
     const au = run.aus[row.au_index]
-    const state = { completed: row.completed && row.outcome !== 'failed', passed: row.outcome === 'passed', failed: row.outcome === 'failed' }
+    const state = {
+      completed: row.completed && row.outcome !== 'failed',
+      passed: row.outcome === 'passed',
+      failed: row.outcome === 'failed',
+    }
     if (au) leaves.set(au.publisher_id, { completed: row.completed, satisfied: satisfied(row.au_index, state) })
   }
   const root = await rolledUp(tree, leaves)

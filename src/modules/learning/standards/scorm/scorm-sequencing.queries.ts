@@ -22,12 +22,20 @@ export function sequencingState(db: Db, orgId: string, registrationId: string) {
 }
 
 /** Keeps the registration's sequencing state (one row per registration, the last one wins). */
-export async function saveSequencingState(db: Db, orgId: string, registrationId: string, state: string, sharedData: Record<string, string>) {
+export async function saveSequencingState(
+  db: Db,
+  orgId: string,
+  registrationId: string,
+  state: string,
+  sharedData: Record<string, string>,
+) {
   const row = { organization_id: orgId, registration_id: registrationId, state, shared_data: JSON.stringify(sharedData) }
   await db
     .insertInto('scorm_sequencing_states')
     .values(row)
-    .onConflict((oc) => oc.column('registration_id').doUpdateSet({ state: row.state, shared_data: row.shared_data, updated_at: sql`now()` }))
+    .onConflict((oc) =>
+      oc.column('registration_id').doUpdateSet({ state: row.state, shared_data: row.shared_data, updated_at: sql`now()` }),
+    )
     .execute()
 }
 

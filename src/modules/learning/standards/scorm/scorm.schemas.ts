@@ -11,13 +11,16 @@ export type ScormStandard = Static<typeof ScormStandard>
 
 /** The course's sequencing for the player (SCORM 2004 of several SCOs, DECISIONS §13.6). */
 export const ScormSequencing = Type.Object({
-  activityTree: Type.Record(Type.String(), Type.Unknown(), { description: "The organization as scorm-again's activity tree with each activity's sequencing." }),
-  items: Type.Array(
-    Type.Object({ activityId: Type.String(), auIndex: Type.Integer(), url: Type.String(), asset: Type.Boolean() }),
-    { description: 'Each leaf activity with the SCO (or asset) it launches.' },
-  ),
-  state: Type.Union([Type.String(), Type.Null()], { description: "scorm-again's serialized sequencing state where the course was left; null at first." }),
-  sharedData: Type.Record(Type.String(), Type.String(), { description: 'adl.data: each shared data bucket\'s store by id.' }),
+  activityTree: Type.Record(Type.String(), Type.Unknown(), {
+    description: "The organization as scorm-again's activity tree with each activity's sequencing.",
+  }),
+  items: Type.Array(Type.Object({ activityId: Type.String(), auIndex: Type.Integer(), url: Type.String(), asset: Type.Boolean() }), {
+    description: 'Each leaf activity with the SCO (or asset) it launches.',
+  }),
+  state: Type.Union([Type.String(), Type.Null()], {
+    description: "scorm-again's serialized sequencing state where the course was left; null at first.",
+  }),
+  sharedData: Type.Record(Type.String(), Type.String(), { description: "adl.data: each shared data bucket's store by id." }),
 })
 export type ScormSequencing = Static<typeof ScormSequencing>
 
@@ -26,12 +29,17 @@ export const SequencingStep = Type.Object({
   state: Type.String({ maxLength: 1_000_000 }),
   sharedData: Type.Record(Type.String({ maxLength: 4000 }), Type.String({ maxLength: 64_000 }), { maxProperties: 100 }),
   deliver: Type.Optional(Type.Integer({ minimum: 0 })),
-  fresh: Type.Optional(Type.Boolean({ description: 'No SCO has used the calling session yet (the launch\'s first): it becomes the delivered SCO\'s.' })),
+  fresh: Type.Optional(
+    Type.Boolean({ description: "No SCO has used the calling session yet (the launch's first): it becomes the delivered SCO's." }),
+  ),
 })
 export type SequencingStep = Static<typeof SequencingStep>
 
 /** The delivered SCO's session: the launch's own (no new secret) or a new one with its secret. */
-export const SequencingStepAnswer = Type.Object({ sessionId: Type.Optional(Uuid), secret: Type.Optional(Type.String()) })
+export const SequencingStepAnswer = Type.Object(
+  { sessionId: Type.Optional(Uuid), secret: Type.Optional(Type.String()) },
+  { title: 'ScormSequencingStepAnswer', examples: [{ sessionId: '0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f', secret: 'q8Yz0cJ2…' }] },
+)
 export type SequencingStepAnswer = Static<typeof SequencingStepAnswer>
 
 export const ScormRuntime = Type.Object(

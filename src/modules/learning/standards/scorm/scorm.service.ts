@@ -44,8 +44,7 @@ export async function scormRuntime(deps: LaunchDeps, sessionId: string, authoriz
       launchMode: found.launch_mode,
       masteryScore: au.mastery_score,
       resume: suspended(standard, previous as Json | null),
-      // With sequencing, scorm-again seeds the delivered activity's objectives itself.
-      objectiveIds: tree ? [] : au.objective_ids,
+      objectiveIds: au.objective_ids,
     }),
   }
 }
