@@ -9,7 +9,8 @@ import { CONTENT_PREFIX } from '../../content/content.paths.js'
  * The final commit goes by `navigator.sendBeacon` as text/plain, which carries no headers: scorm-again
  * marks it `terminate: true` and the request handler adds the credential to its body.
  * An asset never calls the API: once it has loaded, the player records the visit as completed for it
- * (DECISIONS §13.6) through the same API, so its session ends and is judged like a SCO's.
+ * (DECISIONS §13.6) through the same API, so its session ends and is judged like a SCO's. A SCORM 2004
+ * course of several SCOs plays with sequencing (player-sequencing-script.ts).
  */
 export const PLAYER_SCRIPT = `'use strict';
 (async function play() {
@@ -62,8 +63,26 @@ export const PLAYER_SCRIPT = `'use strict';
       }
     });
   };
+  // A SCO that has not called the API idleSeconds after it was framed is not responding: the learner is told,
+  // with a way back, and the service (which checks the rule itself) ends its session as abandoned.
+  var watchIdle = function (api, commitBase, commitAuth) {
+    var timer = setTimeout(function () {
+      if (!api.isNotInitialized()) return;
+      fetch(commitBase + '/idle', { method: 'POST', headers: { authorization: commitAuth } }).catch(function () {});
+      var text = document.createElement('p');
+      text.id = 'player-idle';
+      text.setAttribute('role', 'alert');
+      text.textContent = 'This content is not responding.';
+      var back = document.createElement('button');
+      back.type = 'button';
+      back.textContent = 'Back';
+      back.addEventListener('click', function () { history.back(); });
+      document.body.replaceChildren(text, back);
+    }, runtime.idleSeconds * 1000);
+    return function () { clearTimeout(timer); };
+  };
   if (runtime.sequencing) return window.playSequenced({
-    Api: Api, frame: frame, say: say, runtime: runtime, settingsFor: settingsFor, visitAsset: visitAsset,
+    Api: Api, frame: frame, say: say, runtime: runtime, settingsFor: settingsFor, visitAsset: visitAsset, watchIdle: watchIdle,
     endpoint: endpoint, session: session, secret: secret, contentBase: '${CONTENT_PREFIX}/' + token + '/',
   });
   var api = new Api(settingsFor(base, auth));
@@ -71,6 +90,7 @@ export const PLAYER_SCRIPT = `'use strict';
   window[scorm12 ? 'API' : 'API_1484_11'] = api;
   frame.src = '${CONTENT_PREFIX}/' + token + '/' + sco;
   if (runtime.asset) visitAsset(api);
+  else watchIdle(api, base, auth);
   document.body.replaceChildren(frame);
 })();
 `

@@ -19,6 +19,7 @@ window.playSequenced = function (p) {
   var baseOf = function (id) { return p.endpoint + '/api/v1/learn/scorm/sessions/' + encodeURIComponent(id); };
   var validity = { continue: false, previous: false, choice: {} };
   var activeId = null;
+  var stopIdle = function () {};
   var ended = false;
   var busy = Promise.resolve();
 
@@ -117,7 +118,9 @@ window.playSequenced = function (p) {
         activeId = activityId;
         note.textContent = '';
         p.frame.src = p.contentBase + item.url;
+        stopIdle();
         if (item.asset) p.visitAsset(api);
+        else stopIdle = p.watchIdle(api, baseOf(current.id), current.auth);
         if (!p.frame.isConnected) document.body.replaceChildren(bar, p.frame);
         render();
       });
@@ -126,6 +129,7 @@ window.playSequenced = function (p) {
   var leave = function () {
     if (ended) return;
     ended = true;
+    stopIdle();
     busy = busy.then(function () { return keep(); }).then(function () {
       var done = document.createElement('p');
       done.textContent = 'You have left the course. You may close this page.';

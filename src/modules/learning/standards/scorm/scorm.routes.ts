@@ -1,7 +1,8 @@
 import { ErrorBody } from '../../../../lib/schemas.js'
 import type { StandardsPlugin } from '../../launch/standard.js'
-import { CommitAnswer, ScormRuntime, ScormSessionParams, SequencingStepAnswer } from './scorm.schemas.js'
+import { CommitAnswer, IdleAnswer, ScormRuntime, ScormSessionParams, SequencingStepAnswer } from './scorm.schemas.js'
 import { commitScorm, scormRuntime } from './scorm.service.js'
+import { abandonIdle } from './scorm-idle.js'
 import { parseStep, sequencingStep } from './scorm-sequencing.service.js'
 
 const tags = ['launch']
@@ -78,5 +79,23 @@ export const scormRoutes: StandardsPlugin = (app, deps) => {
       },
     },
     async (request) => sequencingStep(deps, request.params.session_id, request.headers.authorization, parseStep(request.body)),
+  )
+
+  app.post(
+    '/sessions/:session_id/idle',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'abandonIdleScormSession',
+        summary: 'End a SCORM session whose SCO never called the API',
+        description:
+          "The player calls it with the session's credential when the SCO has not called the API `idleSeconds` (SCORM_IDLE_SECONDS, 300 by default) after launch, as it shows the learner that the content is not responding: the session ends as abandoned. 409 when the SCO has called the API, the session has ended, or it was launched less than `idleSeconds` ago; a wrong credential: 401.",
+        tags,
+        security: [],
+        params: ScormSessionParams,
+        response: { 200: IdleAnswer, 401: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) => abandonIdle(deps, request.params.session_id, request.headers.authorization),
   )
 }

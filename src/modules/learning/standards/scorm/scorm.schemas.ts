@@ -42,9 +42,19 @@ export const SequencingStepAnswer = Type.Object(
 )
 export type SequencingStepAnswer = Static<typeof SequencingStepAnswer>
 
+/** A session ended because its SCO never called the API. */
+export const IdleAnswer = Type.Object(
+  { endedBy: Type.Union([Type.Literal('terminated'), Type.Literal('abandoned')]) },
+  { title: 'ScormIdleAnswer', examples: [{ endedBy: 'abandoned' }] },
+)
+export type IdleAnswer = Static<typeof IdleAnswer>
+
 export const ScormRuntime = Type.Object(
   {
     standard: ScormStandard,
+    idleSeconds: Type.Integer({
+      description: 'How long after launch a SCO that has not called the API is shown as not responding (SCORM_IDLE_SECONDS).',
+    }),
     auIndex: Type.Integer({ description: "The session's SCO." }),
     sequencing: Type.Optional(ScormSequencing),
     launchMode: LaunchModeSchema,
@@ -61,6 +71,7 @@ export const ScormRuntime = Type.Object(
     examples: [
       {
         standard: 'scorm12',
+        idleSeconds: 300,
         auIndex: 0,
         launchMode: 'Normal',
         asset: false,

@@ -35,6 +35,7 @@ export async function scormRuntime(deps: LaunchDeps, sessionId: string, authoriz
   return {
     standard,
     auIndex: found.au_index,
+    idleSeconds: deps.config.scormIdleSeconds,
     ...(tree && { sequencing: await sequencingRuntime(db, run, tree) }),
     launchMode: found.launch_mode,
     asset: au.scorm_asset,
