@@ -3100,7 +3100,10 @@ export interface components {
          *       "startedAt": "2026-11-27T09:00:00.000Z",
          *       "endedAt": "2026-11-27T09:20:00.000Z",
          *       "endedBy": "terminated",
-         *       "durationSeconds": 1200
+         *       "durationSeconds": 1200,
+         *       "completed": true,
+         *       "outcome": "passed",
+         *       "scoreScaled": 0.9
          *     }
          */
         LearningSession: {
@@ -3115,6 +3118,11 @@ export interface components {
             /** @enum {unknown} */
             endedBy: "terminated" | "abandoned" | null;
             durationSeconds: number | null;
+            /** @description The AU or SCO ended completed (SCORM: read when the session ended, DECISIONS §13.6). */
+            completed: boolean;
+            /** @enum {unknown} */
+            outcome: "passed" | "failed" | null;
+            scoreScaled: number | null;
         };
         /** LearningSessionPage */
         LearningSessionPage: {
@@ -13217,7 +13225,10 @@ export interface operations {
                      *           "startedAt": "2026-11-27T09:00:00.000Z",
                      *           "endedAt": "2026-11-27T09:20:00.000Z",
                      *           "endedBy": "terminated",
-                     *           "durationSeconds": 1200
+                     *           "durationSeconds": 1200,
+                     *           "completed": true,
+                     *           "outcome": "passed",
+                     *           "scoreScaled": 0.9
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -13525,7 +13536,10 @@ export interface operations {
                      *       "startedAt": "2026-11-27T09:00:00.000Z",
                      *       "endedAt": "2026-11-27T09:20:00.000Z",
                      *       "endedBy": "terminated",
-                     *       "durationSeconds": 1200
+                     *       "durationSeconds": 1200,
+                     *       "completed": true,
+                     *       "outcome": "passed",
+                     *       "scoreScaled": 0.9
                      *     }
                      */
                     "application/json": components["schemas"]["LearningSession"];

@@ -74,8 +74,11 @@ describe('a SCORM 2004 course with sequencing, in one launch', () => {
     const sessions = await ok(
       crew.GET('/api/v1/learn/registrations/{registration_id}/sessions', { params: { path: { registration_id: registrationId } } }),
     )
-    // One session per SCO delivered: Playing the Game (0), then the Quiz (4).
-    expect(sessions.items.map((s) => s.auIndex).sort()).toEqual([0, 4])
+    // One session per SCO delivered, each with its own outcome: Playing the Game (0), then the Quiz (4).
+    expect(sessions.items.map((s) => [s.auIndex, s.outcome, s.scoreScaled]).sort()).toEqual([
+      [0, null, null],
+      [4, 'passed', 1],
+    ])
     expect(dialogs).toEqual([])
     await page.close()
   })

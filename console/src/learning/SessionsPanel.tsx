@@ -73,6 +73,14 @@ function WaiveForm({ registrationId, aus }: { registrationId: string; aus: { ind
   )
 }
 
+/** What the session's AU or SCO ended with: its verdict and score, else whether it was completed. */
+const outcomeText = (s: Session) =>
+  s.outcome
+    ? `${s.outcome === 'passed' ? 'Passed' : 'Failed'}${s.scoreScaled === null ? '' : ` (${Math.round(s.scoreScaled * 100)}%)`}`
+    : s.completed
+      ? 'Completed'
+      : '—'
+
 /** A registration's sessions, newest first, with abandon for an open one and waive for an AU. */
 export function SessionsPanel({ registrationId, aus }: { registrationId: string; aus: { index: number; title: string }[] }) {
   const { api } = useSession()
@@ -99,6 +107,7 @@ export function SessionsPanel({ registrationId, aus }: { registrationId: string;
               { header: 'Started', cell: (s) => s.startedAt.slice(0, 16).replace('T', ' ') },
               { header: 'Ended', cell: (s) => (s.endedBy ? <StatusBadge status={s.endedBy} /> : 'Open') },
               { header: 'Duration', cell: (s) => (s.durationSeconds === null ? '—' : durationText(s.durationSeconds)) },
+              { header: 'Result', cell: (s) => outcomeText(s) },
               {
                 header: 'Actions',
                 cell: (s) => (s.endedAt === null ? <AbandonButton session={s} registrationId={registrationId} /> : null),

@@ -22,6 +22,7 @@ window.playSequenced = function (p) {
   var stopIdle = function () {};
   var ended = false;
   var busy = Promise.resolve();
+  var running = function () { return Boolean(api) && api.isInitialized() && !api.isTerminated(); };
 
   var bar = document.createElement('nav');
   bar.setAttribute('aria-label', 'Course');
@@ -57,10 +58,18 @@ window.playSequenced = function (p) {
     if (items[node.id]) leaves.push(node);
     (node.children || []).forEach(walk);
   })(seq.activityTree);
+  // While a SCO runs, adl.nav.request_valid answers with every rule (limit conditions too); between SCOs,
+  // the last validity scorm-again announced.
+  var valid = function (request, target) {
+    if (ended) return false;
+    if (!running()) return target ? validity.choice[target] === 'true' : Boolean(validity[request]);
+    var element = 'adl.nav.request_valid.' + (target ? 'choice.{target=' + target + '}' : request);
+    return api.GetValue(element) === 'true';
+  };
   var render = function () {
     outline.replaceChildren.apply(outline, leaves.map(function (node) {
       var li = document.createElement('li');
-      var canChoose = !ended && node.id !== activeId && validity.choice[node.id] === 'true';
+      var canChoose = node.id !== activeId && valid('choice', node.id);
       var label = canChoose ? document.createElement('button') : document.createElement('span');
       label.textContent = node.title;
       if (canChoose) {
@@ -71,8 +80,8 @@ window.playSequenced = function (p) {
       li.appendChild(label);
       return li;
     }));
-    previous.disabled = ended || !validity.previous;
-    next.disabled = ended || !validity.continue;
+    previous.disabled = !valid('previous');
+    next.disabled = !valid('continue');
   };
 
   var api = new p.Api(Object.assign(p.settingsFor(baseOf(current.id), current.auth), {
@@ -111,6 +120,8 @@ window.playSequenced = function (p) {
         return unloadSco().then(function () { return runtime; });
       }).then(function (runtime) {
         api.reset(p.settingsFor(baseOf(current.id), current.auth));
+        // Once the SCO has initialized, the outline and buttons follow every rule (reset drops listeners).
+        api.on('Initialize', function () { setTimeout(render, 0); });
         // scorm-again seeds the delivered activity's objectives from the tree at its reset: the ids again would repeat them.
         var cmi = Object.assign({}, runtime.cmi);
         delete cmi.objectives;
@@ -140,7 +151,6 @@ window.playSequenced = function (p) {
       document.body.replaceChildren(done, back);
     }).catch(function (error) { p.say(error.message); });
   };
-  var running = function () { return api.isInitialized() && !api.isTerminated(); };
   // The SCO unloads first, so that its own unload handler terminates it (calls after that would fail).
   var unloadSco = function () {
     if (!p.frame.isConnected || p.frame.src === 'about:blank') return Promise.resolve();
@@ -150,6 +160,10 @@ window.playSequenced = function (p) {
     });
   };
   var navigate = function (request, target) {
+    if ((request === 'continue' || request === 'previous' || request === 'choice') && !valid(request, target)) {
+      note.textContent = 'That is not available here.';
+      return;
+    }
     if (running()) {
       api.SetValue('adl.nav.request', target ? '{target=' + target + '}' + request : request);
       if (request === 'suspendAll') api.SetValue('cmi.exit', 'suspend');
