@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SeaworthyClient } from '../client/index.js'
-import { launchBrowser } from './browser.js'
+import { launchBrowser, screenshot, signInAs } from './browser.js'
 import { importCourse, registeredLearner, registrationAfter } from './scorm-courses.js'
 import { createShip, ok, PASSWORD, signIn } from './seed.js'
 import { type RunningService, startService } from './service.js'
@@ -81,6 +81,19 @@ describe('a SCORM 2004 course with sequencing, in one launch', () => {
     ])
     expect(dialogs).toEqual([])
     await page.close()
+
+    // A training admin reads the learner's progress per activity in the console.
+    const console = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage()
+    await signInAs(console, service.baseUrl, ADMIN.email)
+    await console.goto(`${service.baseUrl}/console/learning`)
+    await console.getByRole('tab', { name: 'Course packages' }).click()
+    await console.getByRole('combobox', { name: 'Course' }).click()
+    await console.locator(`[role=option][value="${courseId}"]`).click()
+    await console.getByRole('row').filter({ hasText: 'Passed' }).getByRole('button', { name: 'Sessions' }).click()
+    const progress = console.getByRole('table', { name: 'Progress by activity' })
+    await progress.getByRole('row').filter({ hasText: 'Quiz' }).getByText('Passed (100%)').waitFor()
+    expect(await progress.getByRole('row').filter({ hasText: 'Handicapping' }).textContent()).toContain('Not started')
+    await console.close()
   })
 
   it('fails the post-test: the course is not passed', async () => {
@@ -108,6 +121,13 @@ describe('a SCORM 2004 course with sequencing, in one launch', () => {
 
     const again = await open(crew, registrationId)
     await expect.poll(() => current(again.page).textContent()).toBe('Etiquette')
+    // On a phone the outline and buttons wrap within the width: where the learner is stays in sight.
+    await again.page.setViewportSize({ width: 390, height: 844 })
+    expect(await again.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    expect(await current(again.page).isVisible()).toBe(true)
+    expect(await again.page.getByRole('button', { name: 'Continue' }).isVisible()).toBe(true)
+    await again.page.frameLocator('iframe[title="Course"]').frameLocator('#contentFrame').locator('h1').first().waitFor()
+    await screenshot(again.page, 'scorm-sequencing-phone')
     expect([...first.dialogs, ...again.dialogs].filter((d) => !d.startsWith('Would you like to resume'))).toEqual([])
     await again.page.close()
   })

@@ -47,10 +47,10 @@ window.playSequenced = function (p) {
   note.setAttribute('role', 'status');
   bar.append(outline, buttons, note);
   var style = document.createElement('style');
-  style.textContent = '.player-nav{display:flex;flex-wrap:wrap;gap:.5em;align-items:center;padding:.25em .5em;font:14px system-ui,sans-serif;border-bottom:1px solid #ccc}'
-    + '.player-outline{display:flex;flex-wrap:wrap;gap:.25em;margin:0;padding:0 0 0 1.5em}.player-outline li{margin-right:1em}'
-    + '.player-outline [aria-current]{font-weight:bold}.player-nav p{margin:0}'
-    + 'body{display:flex;flex-direction:column}iframe{flex:1;height:auto}';
+  style.textContent = '.player-nav{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;padding:.25em .5em;font:14px system-ui,sans-serif;border-bottom:1px solid #ccc}'
+    + '.player-outline{display:flex;flex-wrap:wrap;gap:.25em 1em;margin:0;padding:0;list-style-position:inside}'
+    + '.player-outline [aria-current]{font-weight:bold}.player-nav p{margin:0}.player-nav div{display:flex;flex-wrap:wrap;gap:.25em}'
+    + 'body{display:flex;flex-direction:column}iframe{flex:1 1 auto;min-height:0;height:auto}';
   document.head.appendChild(style);
 
   var leaves = [];
