@@ -1152,7 +1152,7 @@ export interface paths {
         put?: never;
         /**
          * End a SCORM session whose SCO never called the API
-         * @description The player calls it with the session's credential when the SCO has not called the API `idleSeconds` (SCORM_IDLE_SECONDS, 300 by default) after launch, as it shows the learner that the content is not responding: the session ends as abandoned. 409 when the SCO has called the API, the session has ended, or it was launched less than `idleSeconds` ago; a wrong credential: 401.
+         * @description The player calls it with the session's credential when the SCO has not called the API `idleSeconds` (SCORM_IDLE_SECONDS, five minutes by default) after launch, as it shows the learner that the content is not responding: the session ends as abandoned. 409 when the SCO has called the API, the session has ended, or it was launched less than `idleSeconds` ago; a wrong credential: 401.
          */
         post: operations["abandonIdleScormSession"];
         delete?: never;
