@@ -30,6 +30,9 @@ const ONE_TWO_THREE = (sequencing: Partial<Record<'one' | 'two' | 'three', strin
   (['one', 'two', 'three'] as const).map((id) => ({ id, href: `${id}.html`, sequencing: sequencing[id] }))
 const controls = (attributes: string) => `<imsss:sequencing><imsss:controlMode ${attributes}/></imsss:sequencing>`
 
+// A safety net for a busy machine (several browsers and services on two cores), not a speed assumption.
+const SAFETY = { timeout: 30_000 }
+
 let service: RunningService
 let browser: Browser
 let admin: SeaworthyClient
@@ -65,8 +68,8 @@ async function play(on: RunningService, by: SeaworthyClient, ship: string, items
 }
 
 const at = async (page: Page, name: string) => {
-  await expect.poll(() => page.locator('.player-outline [aria-current]').textContent()).toBe(name)
-  await expect.poll(() => page.frameLocator('iframe[title="Course"]').locator('#sco').textContent()).toBe(name)
+  await expect.poll(() => page.locator('.player-outline [aria-current]').textContent(), SAFETY).toBe(name)
+  await expect.poll(() => page.frameLocator('iframe[title="Course"]').locator('#sco').textContent(), SAFETY).toBe(name)
 }
 const choices = (page: Page) => page.locator('.player-outline button').allTextContents()
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
@@ -90,7 +93,7 @@ describe('sequencing rules in the player', () => {
     await at(page, 'one')
     await button(page, 'Continue').click()
     await at(page, 'two')
-    await expect.poll(() => button(page, 'Previous').isDisabled()).toBe(true)
+    await expect.poll(() => button(page, 'Previous').isDisabled(), SAFETY).toBe(true)
     await page.close()
   })
 
@@ -98,7 +101,7 @@ describe('sequencing rules in the player', () => {
     const hidden = `<imsss:sequencing><imsss:sequencingRules><imsss:preConditionRule><imsss:ruleConditions><imsss:ruleCondition condition="always"/></imsss:ruleConditions><imsss:ruleAction action="hiddenFromChoice"/></imsss:preConditionRule></imsss:sequencingRules></imsss:sequencing>`
     const { page } = await play(service, admin, shipId, ONE_TWO_THREE({ three: hidden }), controls('choice="true" flow="true"'))
     await at(page, 'one')
-    await expect.poll(() => choices(page)).toEqual(['two'])
+    await expect.poll(() => choices(page), SAFETY).toEqual(['two'])
     await page.locator('.player-outline').getByRole('button', { name: 'two' }).click()
     await at(page, 'two')
     await page.close()
@@ -110,7 +113,7 @@ describe('sequencing rules in the player', () => {
     await at(page, 'one')
     await button(page, 'Continue').click()
     await at(page, 'two')
-    await expect.poll(() => choices(page)).toEqual(['three'])
+    await expect.poll(() => choices(page), SAFETY).toEqual(['three'])
     await page.close()
   })
 

@@ -16,6 +16,9 @@ const GOLF = join(import.meta.dirname, '../../shared/fixtures/scorm/SequencingPo
 const ADMIN = { email: 'admin@sequencing.browser.test', password: PASSWORD, domain: 'sequencing.browser.test' }
 const JQUERY_STAND_IN = 'window.jQuery = window.$ = function () { return { dialog: function () {}, val: function () { return "" } } };'
 
+// A safety net for a busy machine (several browsers and services on two cores), not a speed assumption.
+const SAFETY = { timeout: 30_000 }
+
 let service: RunningService
 let browser: Browser
 let admin: SeaworthyClient
@@ -56,10 +59,10 @@ const current = (page: Page) => page.locator('.player-outline [aria-current]')
 const sco = (page: Page, content: string) => page.frames().find((frame) => frame.url().includes(`content=${content}`))!
 
 async function skipToTestAndScore(page: Page, score: number) {
-  await expect.poll(() => current(page).textContent()).toBe('Playing the Game')
+  await expect.poll(() => current(page).textContent(), SAFETY).toBe('Playing the Game')
   await page.frameLocator('iframe[title="Course"]').locator('#butJump').click()
-  await expect.poll(() => current(page).textContent()).toBe('Quiz')
-  await expect.poll(() => sco(page, 'assessment')?.evaluate(() => typeof (window as any).RecordTest)).toBe('function')
+  await expect.poll(() => current(page).textContent(), SAFETY).toBe('Quiz')
+  await expect.poll(() => sco(page, 'assessment')?.evaluate(() => typeof (window as any).RecordTest), SAFETY).toBe('function')
   await sco(page, 'assessment').evaluate((value) => (window as any).RecordTest(value), score)
   await page.getByRole('button', { name: 'Exit course' }).click()
   await page.getByText('You have left the course').waitFor()
@@ -108,19 +111,21 @@ describe('a SCORM 2004 course with sequencing, in one launch', () => {
   it('resumes at the activity left after suspend all, each SCO with its own data', async () => {
     const { crew, registrationId } = await registeredLearner(service.baseUrl, admin, shipId, courseId)
     const first = await open(crew, registrationId)
-    await expect.poll(() => current(first.page).textContent()).toBe('Playing the Game')
+    await expect.poll(() => current(first.page).textContent(), SAFETY).toBe('Playing the Game')
     // Etiquette is disabled until Playing is completed (a precondition on a global objective's completion).
-    await expect.poll(() => sco(first.page, 'playing')?.evaluate(() => typeof (window as any).ScormProcessSetValue)).toBe('function')
+    await expect
+      .poll(() => sco(first.page, 'playing')?.evaluate(() => typeof (window as any).ScormProcessSetValue), SAFETY)
+      .toBe('function')
     await sco(first.page, 'playing').evaluate(() => (window as any).ScormProcessSetValue('cmi.completion_status', 'completed'))
     await first.page.getByRole('button', { name: 'Continue' }).click()
-    await expect.poll(() => current(first.page).textContent()).toBe('Etiquette')
+    await expect.poll(() => current(first.page).textContent(), SAFETY).toBe('Etiquette')
     await first.page.getByRole('button', { name: 'Suspend and leave' }).click()
     await first.page.getByText('You have left the course').waitFor()
     await registrationAfter(crew, registrationId, 2)
     await first.page.close()
 
     const again = await open(crew, registrationId)
-    await expect.poll(() => current(again.page).textContent()).toBe('Etiquette')
+    await expect.poll(() => current(again.page).textContent(), SAFETY).toBe('Etiquette')
     // On a phone the outline and buttons wrap within the width: where the learner is stays in sight.
     await again.page.setViewportSize({ width: 390, height: 844 })
     expect(await again.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)

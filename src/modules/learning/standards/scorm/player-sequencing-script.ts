@@ -109,10 +109,15 @@ window.playSequenced = function (p) {
       });
     });
   };
+  // Before the first SCO the page still shows the player's status line; after, the note in the bar.
+  var tell = function (text) {
+    if (bar.isConnected) note.textContent = text;
+    else p.say(text);
+  };
   var deliver = function (activityId) {
     busy = busy.then(function () {
       var item = items[activityId];
-      if (!item) return p.say('This activity has nothing to launch.');
+      if (!item) return tell('This activity has nothing to launch.');
       return keep(item.auIndex).then(function (answer) {
         if (answer.secret) current = { id: answer.sessionId, auth: basic(answer.sessionId, answer.secret) };
         return fetch(baseOf(current.id) + '/runtime', { headers: { authorization: current.auth } });
@@ -135,7 +140,7 @@ window.playSequenced = function (p) {
         if (!p.frame.isConnected) document.body.replaceChildren(bar, p.frame);
         render();
       });
-    }).catch(function (error) { p.say(error.message); });
+    }).catch(function (error) { tell(error.message); });
   };
   var leave = function () {
     if (ended) return;
@@ -149,7 +154,7 @@ window.playSequenced = function (p) {
       back.textContent = 'Back';
       back.addEventListener('click', function () { history.back(); });
       document.body.replaceChildren(done, back);
-    }).catch(function (error) { p.say(error.message); });
+    }).catch(function (error) { tell(error.message); });
   };
   // The SCO unloads first, so that its own unload handler terminates it (calls after that would fail).
   var unloadSco = function () {
@@ -161,7 +166,7 @@ window.playSequenced = function (p) {
   };
   var navigate = function (request, target) {
     if ((request === 'continue' || request === 'previous' || request === 'choice') && !valid(request, target)) {
-      note.textContent = 'That is not available here.';
+      tell('That is not available here.');
       return;
     }
     if (running()) {
@@ -169,7 +174,7 @@ window.playSequenced = function (p) {
       if (request === 'suspendAll') api.SetValue('cmi.exit', 'suspend');
       unloadSco().then(function () { if (running()) api.Terminate(''); });
     } else if (!api.processNavigationRequest(request, target)) {
-      note.textContent = 'That is not available here.';
+      tell('That is not available here.');
     }
   };
 

@@ -5,7 +5,7 @@ import { compileSchema } from '../../../../lib/validation.js'
 import { hashSecret } from '../../xapi/auth.js'
 import { auActivityId, lockStep, newSecret } from '../../launch/registration-run.js'
 import { credentialSession } from '../../launch/session-credentials.js'
-import { closedToRecords, insertSession, type SessionRow, updateSession } from '../../launch/sessions.queries.js'
+import { closedToRecords, insertSession, updateSession } from '../../launch/sessions.queries.js'
 import type { LaunchDeps, Run } from '../../launch/standard.js'
 import type { ActivityNode } from '../../packages/package-model.js'
 import { type ScormSequencing, SequencingStep, type SequencingStepAnswer } from './scorm.schemas.js'
@@ -73,7 +73,8 @@ export async function sequencingStep(
     const au = run.aus[body.deliver]
     if (!au) throw new AppError(422, `This course has ${run.aus.length} SCOs: 0 to ${run.aus.length - 1}`)
     const activityId = auActivityId(deps.config.publicUrl, run.reg.id, au.au_index)
-    const current = session as SessionRow
+    // Found by its credential above: a session is never deleted.
+    const current = session!
     if (body.fresh && !current.ended_at && !current.initialized) {
       await updateSession(trx, current.id, { au_index: au.au_index, activity_id: activityId })
       return { sessionId: current.id }
