@@ -10,7 +10,8 @@ import { type RunningService, startService } from './service.js'
 
 // Each sequencing rule the player supports (DECISIONS §13.6), in a small SCORM 2004 package played in
 // chromium: the player's outline offers a choice only where the rules allow it, previous and continue
-// where flow allows them, and scorm-again's sequencing decides what the next SCO is. A SCO that never calls
+// where flow allows them, and scorm-again's sequencing decides what the next SCO is; adl.data is shared
+// across the SCOs of a launch and kept for the next. A SCO that never calls
 // the API is shown as not responding (with SCORM_IDLE_SECONDS 0, so no test waits).
 
 const ADMIN = { email: 'admin@rules.browser.test', password: PASSWORD, domain: 'rules.browser.test' }
@@ -136,6 +137,54 @@ describe('sequencing rules in the player', () => {
     const registration = await registrationAfter(crew, registrationId, 2)
     expect(registration.attempt_count).toBe(2)
     await page.close()
+  })
+})
+
+describe('shared data (adl.data)', () => {
+  it('one SCO writes a bucket another reads, in the same launch and after suspend all and a new launch', async () => {
+    const map = '<adlcp:data><adlcp:map targetID="notes" readSharedData="true" writeSharedData="true"/></adlcp:data>'
+    const items: ManifestItem[] = [
+      { id: 'writer', href: 'writer.html', sequencing: map },
+      { id: 'reader', href: 'reader.html', sequencing: map },
+    ]
+    const page = (name: string, body: string) =>
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body><p id="sco">${name}</p><p id="data"></p><script>
+var api = window.parent.API_1484_11;
+api.Initialize('');
+${body}
+api.SetValue('cmi.completion_status', 'completed');
+api.Commit('');
+</script></body></html>`
+    const files = {
+      'writer.html': page('writer', "api.SetValue('adl.data.0.store', 'knots: ' + api.GetValue('adl.data.0.id'));"),
+      'reader.html': page('reader', "document.getElementById('data').textContent = api.GetValue('adl.data.0.store');"),
+    }
+    const zip = await zipOf({ 'imsmanifest.xml': manifest2004(items, { rootSequencing: controls('choice="true" flow="true"') }), ...files })
+    const { crew, registrationId } = await registeredLearner(service.baseUrl, admin, shipId, await importCourse(admin, zip))
+    const launch = async () => {
+      const launched = await ok(
+        crew.POST('/api/v1/learn/registrations/{registration_id}/launch', {
+          params: { path: { registration_id: registrationId } },
+          body: {},
+        }),
+      )
+      const tab = await browser.newPage()
+      await tab.goto(launched.url)
+      return tab
+    }
+    const data = (tab: Page) => tab.frameLocator('iframe[title="Course"]').locator('#data').textContent()
+    const first = await launch()
+    await at(first, 'writer')
+    await button(first, 'Continue').click()
+    await at(first, 'reader')
+    await expect.poll(() => data(first), SAFETY).toBe('knots: notes')
+    await button(first, 'Suspend and leave').click()
+    await first.getByText('You have left the course').waitFor()
+    await first.close()
+    const again = await launch()
+    await at(again, 'reader')
+    await expect.poll(() => data(again), SAFETY).toBe('knots: notes')
+    await again.close()
   })
 })
 
