@@ -1121,6 +1121,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/learn/scorm/sessions/{session_id}/sequencing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep a SCORM 2004 course's sequencing state and open the delivered SCO's session
+         * @description The player of a SCORM 2004 course of several SCOs calls it with the credential of the SCO's session it comes from (open, or ended by its Terminate): `{state, sharedData, deliver?}` as JSON (read as text, as every body here): the sequencing state and shared data are kept for the registration (suspend all resumes there), and `deliver` (a SCO's index) gives the delivered SCO its session: the launch's first session while it has not initialized (answered without a secret), else a new one with its secret. A wrong credential: 401; an abandoned or expired session: 403; a course without sequencing: 409.
+         */
+        post: operations["stepScormSequencing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/learn/scorm/sessions/{session_id}/idle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a SCORM session whose SCO never called the API
+         * @description The player calls it with the session's credential when the SCO has not called the API `idleSeconds` (SCORM_IDLE_SECONDS, five minutes by default) after launch, as it shows the learner that the content is not responding: the session ends as abandoned. 409 when the SCO has called the API, the session has ended, or it was launched less than `idleSeconds` ago; a wrong credential: 401.
+         */
+        post: operations["abandonIdleScormSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/learn/registrations/{registration_id}/offline": {
         parameters: {
             query?: never;
@@ -3060,7 +3100,10 @@ export interface components {
          *       "startedAt": "2026-11-27T09:00:00.000Z",
          *       "endedAt": "2026-11-27T09:20:00.000Z",
          *       "endedBy": "terminated",
-         *       "durationSeconds": 1200
+         *       "durationSeconds": 1200,
+         *       "completed": true,
+         *       "outcome": "passed",
+         *       "scoreScaled": 0.9
          *     }
          */
         LearningSession: {
@@ -3075,6 +3118,11 @@ export interface components {
             /** @enum {unknown} */
             endedBy: "terminated" | "abandoned" | null;
             durationSeconds: number | null;
+            /** @description The AU or SCO ended completed (SCORM: read when the session ended, DECISIONS §13.6). */
+            completed: boolean;
+            /** @enum {unknown} */
+            outcome: "passed" | "failed" | null;
+            scoreScaled: number | null;
         };
         /** LearningSessionPage */
         LearningSessionPage: {
@@ -3600,9 +3648,36 @@ export interface components {
             errorCode?: number;
             errorText?: string;
         };
+        /** ScormIdleAnswer */
+        ScormIdleAnswer: {
+            endedBy: "terminated" | "abandoned";
+        };
         /** ScormRuntime */
         ScormRuntime: {
             standard: "scorm12" | "scorm2004";
+            /** @description How long after launch a SCO that has not called the API is shown as not responding (SCORM_IDLE_SECONDS). */
+            idleSeconds: number;
+            /** @description The session's SCO. */
+            auIndex: number;
+            sequencing?: {
+                /** @description The organization as scorm-again's activity tree with each activity's sequencing. */
+                activityTree: {
+                    [key: string]: unknown;
+                };
+                /** @description Each leaf activity with the SCO (or asset) it launches. */
+                items: {
+                    activityId: string;
+                    auIndex: number;
+                    url: string;
+                    asset: boolean;
+                }[];
+                /** @description scorm-again's serialized sequencing state where the course was left; null at first. */
+                state: string | null;
+                /** @description adl.data: each shared data bucket's store by id. */
+                sharedData: {
+                    [key: string]: string;
+                };
+            };
             launchMode: "Normal" | "Browse" | "Review";
             /** @description The item launches an asset, which never calls the API: the player counts it completed when it is visited. */
             asset: boolean;
@@ -3610,6 +3685,12 @@ export interface components {
             cmi: {
                 [key: string]: unknown;
             };
+        };
+        /** ScormSequencingStepAnswer */
+        ScormSequencingStepAnswer: {
+            /** Format: uuid */
+            sessionId?: string;
+            secret?: string;
         };
         /** SeaService */
         SeaService: {
@@ -13144,7 +13225,10 @@ export interface operations {
                      *           "startedAt": "2026-11-27T09:00:00.000Z",
                      *           "endedAt": "2026-11-27T09:20:00.000Z",
                      *           "endedBy": "terminated",
-                     *           "durationSeconds": 1200
+                     *           "durationSeconds": 1200,
+                     *           "completed": true,
+                     *           "outcome": "passed",
+                     *           "scoreScaled": 0.9
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -13452,7 +13536,10 @@ export interface operations {
                      *       "startedAt": "2026-11-27T09:00:00.000Z",
                      *       "endedAt": "2026-11-27T09:20:00.000Z",
                      *       "endedBy": "terminated",
-                     *       "durationSeconds": 1200
+                     *       "durationSeconds": 1200,
+                     *       "completed": true,
+                     *       "outcome": "passed",
+                     *       "scoreScaled": 0.9
                      *     }
                      */
                     "application/json": components["schemas"]["LearningSession"];
@@ -13698,6 +13785,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "standard": "scorm12",
+                     *       "idleSeconds": 300,
+                     *       "auIndex": 0,
                      *       "launchMode": "Normal",
                      *       "asset": false,
                      *       "cmi": {
@@ -13821,6 +13910,252 @@ export interface operations {
             };
             /** @description Not found or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    stepScormSequencing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: ScormSequencingStepAnswer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f",
+                     *       "secret": "q8Yz0cJ2…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScormSequencingStepAnswer"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this role, organization or product */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    abandonIdleScormSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: ScormIdleAnswer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endedBy": "abandoned"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScormIdleAnswer"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Ship not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

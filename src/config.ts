@@ -38,6 +38,8 @@ const EnvSchema = Type.Object({
   COURSE_IMPORT_TIMEOUT_SECONDS: Type.Integer({ default: 600, minimum: 1, maximum: 86400 }),
   // How long a launch session lives without ending (DECISIONS §13.4): then it is abandoned by the sweep.
   LAUNCH_SESSION_MINUTES: Type.Integer({ default: 240, minimum: 1, maximum: 10080 }),
+  // A SCO that has not called the API this long after its launch is not responding (DECISIONS §13.6).
+  SCORM_IDLE_SECONDS: Type.Integer({ default: 300, minimum: 0, maximum: 86400 }),
   // How long a session launched for offline play lives (DECISIONS §16); its records are accepted 7 days longer.
   OFFLINE_SESSION_DAYS: Type.Integer({ default: 30, minimum: 1, maximum: 365 }),
   // The LRS's limits (DECISIONS §13.7): one request's bytes, the attachments of a multipart/mixed request, statements per POST.
@@ -133,6 +135,8 @@ export interface Config extends DatabaseConfig {
   readonly courseImports: { readonly maxExpandedBytes: number; readonly timeoutSeconds: number }
   /** A launch session's lifetime: its content path and credential stop working, and the sweep abandons it. */
   readonly launchSessionMinutes: number
+  /** A SCORM session whose SCO has not called the API this long after launch may be ended as abandoned by its player. */
+  readonly scormIdleSeconds: number
   readonly offlineSessionDays: number
   readonly xapi: XapiLimits
   readonly uploadUrlTtlSeconds: number
@@ -338,6 +342,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       timeoutSeconds: env.COURSE_IMPORT_TIMEOUT_SECONDS,
     }),
     launchSessionMinutes: env.LAUNCH_SESSION_MINUTES,
+    scormIdleSeconds: env.SCORM_IDLE_SECONDS,
     offlineSessionDays: env.OFFLINE_SESSION_DAYS,
     xapi: Object.freeze({ maxBodyBytes: env.XAPI_MAX_BODY_BYTES, maxAttachments: env.XAPI_MAX_ATTACHMENTS, maxBatch: env.XAPI_MAX_BATCH }),
     uploadUrlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS,

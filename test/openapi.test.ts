@@ -63,6 +63,7 @@ describe('operations', () => {
   it('marks public operations as needing no token and every other one as bearer', () => {
     const open = operations.filter(({ op }) => op.security.length === 0).map(({ op }) => op.operationId)
     expect(open.sort()).toEqual([
+      'abandonIdleScormSession',
       'acceptInvitation',
       'acceptPasswordReset',
       'commitScorm',
@@ -75,6 +76,7 @@ describe('operations', () => {
       'logout',
       'postUploadTarget',
       'startSsoLogin',
+      'stepScormSequencing',
     ])
     expect(byId('listShips').security).toEqual([{ bearerAuth: [] }])
   })

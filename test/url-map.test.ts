@@ -63,6 +63,8 @@ const UNGATED = [
   // The SCORM player's API: the session's own credential, no user token, so no product gate (DECISIONS §13.4).
   'GET /api/v1/learn/scorm/sessions/:session_id/runtime',
   'POST /api/v1/learn/scorm/sessions/:session_id/commit',
+  'POST /api/v1/learn/scorm/sessions/:session_id/sequencing',
+  'POST /api/v1/learn/scorm/sessions/:session_id/idle',
 ]
 
 const CREW = [
@@ -231,6 +233,8 @@ const DOCUMENTED = [
   'POST /api/v1/learn/cmi5/fetch/{token}',
   'GET /api/v1/learn/scorm/sessions/{session_id}/runtime',
   'POST /api/v1/learn/scorm/sessions/{session_id}/commit',
+  'POST /api/v1/learn/scorm/sessions/{session_id}/sequencing',
+  'POST /api/v1/learn/scorm/sessions/{session_id}/idle',
 ]
 
 /**

@@ -442,6 +442,17 @@ export interface LearningSessionsTable {
   commit_seq: Nullable<number>
 }
 
+/** SCORM 2004 with sequencing (DECISIONS §13.6): where the registration's course was left (suspend all). */
+export interface ScormSequencingStatesTable {
+  registration_id: string
+  organization_id: string
+  /** scorm-again's serialized sequencing state (the activity tree's tracking, the suspended activity). */
+  state: string
+  /** adl.data: the shared data buckets' stores by id. */
+  shared_data: ColumnType<Record<string, string>, string, string>
+  updated_at: Generated<Date>
+}
+
 /** A package version's files (DECISIONS §16), for the console to download for offline play and check. */
 export interface CoursePackageFilesTable {
   package_id: string
@@ -681,6 +692,7 @@ export interface DB {
   course_packages: CoursePackagesTable
   course_aus: CourseAusTable
   course_package_files: CoursePackageFilesTable
+  scorm_sequencing_states: ScormSequencingStatesTable
   learning_sessions: LearningSessionsTable
   registration_aus: RegistrationAusTable
   course_stats: CourseStatsTable

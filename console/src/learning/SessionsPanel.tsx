@@ -73,6 +73,37 @@ function WaiveForm({ registrationId, aus }: { registrationId: string; aus: { ind
   )
 }
 
+/** What the session's AU or SCO ended with: its verdict and score, else whether it was completed. */
+const outcomeText = (s: Session) =>
+  s.outcome
+    ? `${s.outcome === 'passed' ? 'Passed' : 'Failed'}${s.scoreScaled === null ? '' : ` (${Math.round(s.scoreScaled * 100)}%)`}`
+    : s.completed
+      ? 'Completed'
+      : '—'
+
+/** Each activity (AU or SCO) of the course with where the learner is in it: its latest session's result. */
+function ActivityProgress({ aus, sessions }: { aus: { index: number; title: string }[]; sessions: Session[] }) {
+  // The list is newest first: an activity's first session in it is its latest.
+  const latest = (index: number) => sessions.find((s) => s.auIndex === index)
+  const progress = (index: number) => {
+    const session = latest(index)
+    if (!session) return 'Not started'
+    return session.endedAt === null ? 'In progress' : outcomeText(session) === '—' ? 'Started' : outcomeText(session)
+  }
+  return (
+    <DataTable
+      caption="Progress by activity"
+      rows={aus}
+      rowKey={(au) => String(au.index)}
+      columns={[
+        { header: 'Activity', cell: (au) => au.title },
+        { header: 'Sessions', cell: (au) => sessions.filter((s) => s.auIndex === au.index).length },
+        { header: 'Latest', cell: (au) => progress(au.index) },
+      ]}
+    />
+  )
+}
+
 /** A registration's sessions, newest first, with abandon for an open one and waive for an AU. */
 export function SessionsPanel({ registrationId, aus }: { registrationId: string; aus: { index: number; title: string }[] }) {
   const { api } = useSession()
@@ -89,22 +120,26 @@ export function SessionsPanel({ registrationId, aus }: { registrationId: string;
       </Title>
       <QueryState query={sessions}>
         {(page) => (
-          <DataTable
-            caption="Sessions"
-            rows={page.items}
-            rowKey={(s) => s.id}
-            columns={[
-              { header: 'AU', cell: (s) => title(s.auIndex) },
-              { header: 'Mode', cell: (s) => s.launchMode },
-              { header: 'Started', cell: (s) => s.startedAt.slice(0, 16).replace('T', ' ') },
-              { header: 'Ended', cell: (s) => (s.endedBy ? <StatusBadge status={s.endedBy} /> : 'Open') },
-              { header: 'Duration', cell: (s) => (s.durationSeconds === null ? '—' : durationText(s.durationSeconds)) },
-              {
-                header: 'Actions',
-                cell: (s) => (s.endedAt === null ? <AbandonButton session={s} registrationId={registrationId} /> : null),
-              },
-            ]}
-          />
+          <Stack gap="xs">
+            {aus.length > 1 && <ActivityProgress aus={aus} sessions={page.items} />}
+            <DataTable
+              caption="Sessions"
+              rows={page.items}
+              rowKey={(s) => s.id}
+              columns={[
+                { header: 'AU', cell: (s) => title(s.auIndex) },
+                { header: 'Mode', cell: (s) => s.launchMode },
+                { header: 'Started', cell: (s) => s.startedAt.slice(0, 16).replace('T', ' ') },
+                { header: 'Ended', cell: (s) => (s.endedBy ? <StatusBadge status={s.endedBy} /> : 'Open') },
+                { header: 'Duration', cell: (s) => (s.durationSeconds === null ? '—' : durationText(s.durationSeconds)) },
+                { header: 'Result', cell: (s) => outcomeText(s) },
+                {
+                  header: 'Actions',
+                  cell: (s) => (s.endedAt === null ? <AbandonButton session={s} registrationId={registrationId} /> : null),
+                },
+              ]}
+            />
+          </Stack>
         )}
       </QueryState>
       {aus.length > 0 && <WaiveForm registrationId={registrationId} aus={aus} />}

@@ -21,6 +21,9 @@ export const toLearningSession = (row: SessionRow): LearningSession => ({
   endedAt: isoOrNull(row.ended_at),
   endedBy: row.ended_by,
   durationSeconds: row.duration_seconds,
+  completed: row.completed,
+  outcome: row.outcome,
+  scoreScaled: row.score_scaled,
 })
 
 /**

@@ -9,7 +9,8 @@ import { CONTENT_PREFIX } from '../../content/content.paths.js'
  * The final commit goes by `navigator.sendBeacon` as text/plain, which carries no headers: scorm-again
  * marks it `terminate: true` and the request handler adds the credential to its body.
  * An asset never calls the API: once it has loaded, the player records the visit as completed for it
- * (DECISIONS §13.6) through the same API, so its session ends and is judged like a SCO's.
+ * (DECISIONS §13.6) through the same API, so its session ends and is judged like a SCO's. A SCORM 2004
+ * course of several SCOs plays with sequencing (player-sequencing-script.ts).
  */
 export const PLAYER_SCRIPT = `'use strict';
 (async function play() {
@@ -34,33 +35,62 @@ export const PLAYER_SCRIPT = `'use strict';
   if (!response.ok) return say(runtime.detail || 'The course could not start.');
   var scorm12 = runtime.standard === 'scorm12';
   var Api = scorm12 ? window.Scorm12API : window.Scorm2004API;
-  var api = new Api({
-    lmsCommitUrl: base + '/commit',
-    xhrHeaders: { Authorization: auth },
-    autocommit: true,
-    autocommitSeconds: 30,
-    terminateCommitPayloadField: 'terminate',
-    requestHandler: function (commit) {
-      return commit && commit.terminate ? Object.assign({}, commit, { auth: auth }) : commit;
-    },
-  });
-  api.loadFromJSON({ cmi: runtime.cmi });
-  window[scorm12 ? 'API' : 'API_1484_11'] = api;
   var frame = document.createElement('iframe');
   frame.title = 'Course';
-  frame.src = '${CONTENT_PREFIX}/' + token + '/' + sco;
-  if (runtime.asset) frame.addEventListener('load', function visited() {
-    frame.removeEventListener('load', visited);
-    if (scorm12) {
-      api.LMSInitialize('');
-      api.LMSSetValue('cmi.core.lesson_status', 'completed');
-      api.LMSFinish('');
-    } else {
-      api.Initialize('');
-      api.SetValue('cmi.completion_status', 'completed');
-      api.Terminate('');
-    }
+  var settingsFor = function (commitBase, commitAuth) {
+    return {
+      lmsCommitUrl: commitBase + '/commit',
+      xhrHeaders: { Authorization: commitAuth },
+      autocommit: true,
+      autocommitSeconds: 30,
+      terminateCommitPayloadField: 'terminate',
+      requestHandler: function (commit) {
+        return commit && commit.terminate ? Object.assign({}, commit, { auth: commitAuth }) : commit;
+      },
+    };
+  };
+  var visitAsset = function (api) {
+    frame.addEventListener('load', function visited() {
+      frame.removeEventListener('load', visited);
+      if (scorm12) {
+        api.LMSInitialize('');
+        api.LMSSetValue('cmi.core.lesson_status', 'completed');
+        api.LMSFinish('');
+      } else {
+        api.Initialize('');
+        api.SetValue('cmi.completion_status', 'completed');
+        api.Terminate('');
+      }
+    });
+  };
+  // A SCO that has not called the API idleSeconds after it was framed is not responding: the learner is told,
+  // with a way back, and the service (which checks the rule itself) ends its session as abandoned.
+  var watchIdle = function (api, commitBase, commitAuth) {
+    var timer = setTimeout(function () {
+      if (!api.isNotInitialized()) return;
+      fetch(commitBase + '/idle', { method: 'POST', headers: { authorization: commitAuth } }).catch(function () {});
+      var text = document.createElement('p');
+      text.id = 'player-idle';
+      text.setAttribute('role', 'alert');
+      text.textContent = 'This content is not responding.';
+      var back = document.createElement('button');
+      back.type = 'button';
+      back.textContent = 'Back';
+      back.addEventListener('click', function () { history.back(); });
+      document.body.replaceChildren(text, back);
+    }, runtime.idleSeconds * 1000);
+    return function () { clearTimeout(timer); };
+  };
+  if (runtime.sequencing) return window.playSequenced({
+    Api: Api, frame: frame, say: say, runtime: runtime, settingsFor: settingsFor, visitAsset: visitAsset, watchIdle: watchIdle,
+    endpoint: endpoint, session: session, secret: secret, contentBase: '${CONTENT_PREFIX}/' + token + '/',
   });
+  var api = new Api(settingsFor(base, auth));
+  api.loadFromJSON({ cmi: runtime.cmi });
+  window[scorm12 ? 'API' : 'API_1484_11'] = api;
+  frame.src = '${CONTENT_PREFIX}/' + token + '/' + sco;
+  if (runtime.asset) visitAsset(api);
+  else watchIdle(api, base, auth);
   document.body.replaceChildren(frame);
 })();
 `

@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../../../lib/errors.js'
 import type { App } from '../../../types.js'
 import { type ContentPaths, PLAYER_PREFIX } from '../../content/content.paths.js'
 import { PLAYER_SCRIPT } from './player-script.js'
+import { PLAYER_SEQUENCING_SCRIPT } from './player-sequencing-script.js'
 
 export const PLAYER_ASSETS_PREFIX = '/player-assets'
 
@@ -40,7 +41,11 @@ export const playerFiles = (() => {
   let built: { assets: { path: string; body: string | Buffer }[]; html: string } | undefined
   return () => {
     if (!built) {
-      const assets = [asset('scorm-again', scormAgainBundle()), asset('player', PLAYER_SCRIPT)]
+      const assets = [
+        asset('scorm-again', scormAgainBundle()),
+        asset('player-sequencing', PLAYER_SEQUENCING_SCRIPT),
+        asset('player', PLAYER_SCRIPT),
+      ]
       built = { assets, html: page(assets.map((a) => a.path)) }
     }
     return built

@@ -1,7 +1,9 @@
 import { ErrorBody } from '../../../../lib/schemas.js'
 import type { StandardsPlugin } from '../../launch/standard.js'
-import { CommitAnswer, ScormRuntime, ScormSessionParams } from './scorm.schemas.js'
+import { CommitAnswer, IdleAnswer, ScormRuntime, ScormSessionParams, SequencingStepAnswer } from './scorm.schemas.js'
 import { commitScorm, scormRuntime } from './scorm.service.js'
+import { abandonIdle } from './scorm-idle.js'
+import { parseStep, sequencingStep } from './scorm-sequencing.service.js'
 
 const tags = ['launch']
 
@@ -59,5 +61,41 @@ export const scormRoutes: StandardsPlugin = (app, deps) => {
       },
     },
     async (request): Promise<CommitAnswer> => commitScorm(deps, request.params.session_id, request.headers.authorization, request.body),
+  )
+
+  app.post(
+    '/sessions/:session_id/sequencing',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'stepScormSequencing',
+        summary: "Keep a SCORM 2004 course's sequencing state and open the delivered SCO's session",
+        description:
+          "The player of a SCORM 2004 course of several SCOs calls it with the credential of the SCO's session it comes from (open, or ended by its Terminate): `{state, sharedData, deliver?}` as JSON (read as text, as every body here): the sequencing state and shared data are kept for the registration (suspend all resumes there), and `deliver` (a SCO's index) gives the delivered SCO its session: the launch's first session while it has not initialized (answered without a secret), else a new one with its secret. A wrong credential: 401; an abandoned or expired session: 403; a course without sequencing: 409.",
+        tags,
+        security: [],
+        params: ScormSessionParams,
+        response: { 200: SequencingStepAnswer, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (request) => sequencingStep(deps, request.params.session_id, request.headers.authorization, parseStep(request.body)),
+  )
+
+  app.post(
+    '/sessions/:session_id/idle',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'abandonIdleScormSession',
+        summary: 'End a SCORM session whose SCO never called the API',
+        description:
+          "The player calls it with the session's credential when the SCO has not called the API `idleSeconds` (SCORM_IDLE_SECONDS, five minutes by default) after launch, as it shows the learner that the content is not responding: the session ends as abandoned. 409 when the SCO has called the API, the session has ended, or it was launched less than `idleSeconds` ago; a wrong credential: 401.",
+        tags,
+        security: [],
+        params: ScormSessionParams,
+        response: { 200: IdleAnswer, 401: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) => abandonIdle(deps, request.params.session_id, request.headers.authorization),
   )
 }

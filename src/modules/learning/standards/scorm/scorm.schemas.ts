@@ -9,9 +9,54 @@ export const ScormSessionParams = Type.Object({ session_id: Uuid })
 const ScormStandard = Type.Union([Type.Literal('scorm12'), Type.Literal('scorm2004')])
 export type ScormStandard = Static<typeof ScormStandard>
 
+/** The course's sequencing for the player (SCORM 2004 of several SCOs, DECISIONS §13.6). */
+export const ScormSequencing = Type.Object({
+  activityTree: Type.Record(Type.String(), Type.Unknown(), {
+    description: "The organization as scorm-again's activity tree with each activity's sequencing.",
+  }),
+  items: Type.Array(Type.Object({ activityId: Type.String(), auIndex: Type.Integer(), url: Type.String(), asset: Type.Boolean() }), {
+    description: 'Each leaf activity with the SCO (or asset) it launches.',
+  }),
+  state: Type.Union([Type.String(), Type.Null()], {
+    description: "scorm-again's serialized sequencing state where the course was left; null at first.",
+  }),
+  sharedData: Type.Record(Type.String(), Type.String(), { description: "adl.data: each shared data bucket's store by id." }),
+})
+export type ScormSequencing = Static<typeof ScormSequencing>
+
+/** A step of the player's sequencing: the state to keep, and the SCO it delivers (by index), if any. */
+export const SequencingStep = Type.Object({
+  state: Type.String({ maxLength: 1_000_000 }),
+  sharedData: Type.Record(Type.String({ maxLength: 4000 }), Type.String({ maxLength: 64_000 }), { maxProperties: 100 }),
+  deliver: Type.Optional(Type.Integer({ minimum: 0 })),
+  fresh: Type.Optional(
+    Type.Boolean({ description: "No SCO has used the calling session yet (the launch's first): it becomes the delivered SCO's." }),
+  ),
+})
+export type SequencingStep = Static<typeof SequencingStep>
+
+/** The delivered SCO's session: the launch's own (no new secret) or a new one with its secret. */
+export const SequencingStepAnswer = Type.Object(
+  { sessionId: Type.Optional(Uuid), secret: Type.Optional(Type.String()) },
+  { title: 'ScormSequencingStepAnswer', examples: [{ sessionId: '0192f7a4-5b7e-7c3a-9d2e-1a2b3c4d5e6f', secret: 'q8Yz0cJ2…' }] },
+)
+export type SequencingStepAnswer = Static<typeof SequencingStepAnswer>
+
+/** A session ended because its SCO never called the API. */
+export const IdleAnswer = Type.Object(
+  { endedBy: Type.Union([Type.Literal('terminated'), Type.Literal('abandoned')]) },
+  { title: 'ScormIdleAnswer', examples: [{ endedBy: 'abandoned' }] },
+)
+export type IdleAnswer = Static<typeof IdleAnswer>
+
 export const ScormRuntime = Type.Object(
   {
     standard: ScormStandard,
+    idleSeconds: Type.Integer({
+      description: 'How long after launch a SCO that has not called the API is shown as not responding (SCORM_IDLE_SECONDS).',
+    }),
+    auIndex: Type.Integer({ description: "The session's SCO." }),
+    sequencing: Type.Optional(ScormSequencing),
     launchMode: LaunchModeSchema,
     asset: Type.Boolean({
       description: 'The item launches an asset, which never calls the API: the player counts it completed when it is visited.',
@@ -26,6 +71,8 @@ export const ScormRuntime = Type.Object(
     examples: [
       {
         standard: 'scorm12',
+        idleSeconds: 300,
+        auIndex: 0,
         launchMode: 'Normal',
         asset: false,
         cmi: {

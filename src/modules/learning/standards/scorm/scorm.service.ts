@@ -8,6 +8,7 @@ import type { CommitAnswer, ScormRuntime, ScormStandard } from './scorm.schemas.
 import { parseCommit, refused, storableCmi } from './scorm-commit.js'
 import { judgeScormSession } from './scorm-results.js'
 import { answeredInteractions, initialCmi, sessionSeconds, suspended } from './scorm-runtime.js'
+import { sequencedTree, sequencingRuntime } from './scorm-sequencing.service.js'
 import { scormStatements } from './scorm-statements.js'
 
 type Json = Record<string, any>
@@ -30,8 +31,12 @@ export async function scormRuntime(deps: LaunchDeps, sessionId: string, authoriz
   const standard = run.reg.standard as ScormStandard
   const previous = await lastRuntime(db, found.registration_id, found.au_index)
   const au = run.aus[found.au_index]
+  const tree = await sequencedTree(db, run)
   return {
     standard,
+    auIndex: found.au_index,
+    idleSeconds: deps.config.scormIdleSeconds,
+    ...(tree && { sequencing: await sequencingRuntime(db, run, tree) }),
     launchMode: found.launch_mode,
     asset: au.scorm_asset,
     cmi: initialCmi(standard, {

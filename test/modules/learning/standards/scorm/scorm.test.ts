@@ -50,7 +50,7 @@ describe('the SCORM player page', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(page.body).not.toContain(s.secret)
     const scripts = [...page.body.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1])
-    expect(scripts).toHaveLength(2)
+    expect(scripts).toHaveLength(3)
     for (const src of scripts) {
       const script = await content.inject({ method: 'GET', url: src })
       expect(script.statusCode).toBe(200)
