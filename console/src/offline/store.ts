@@ -26,18 +26,47 @@ export interface Queued {
   refused?: string
 }
 
+/** A course session taken offline on this device (DECISIONS §16): what plays it and what syncs its records. */
+export interface Download {
+  userId: string
+  sessionId: string
+  registrationId: string
+  auIndex: number
+  title: string
+  standard: 'cmi5' | 'scorm12' | 'scorm2004'
+  /** The launch URL, opened to play (on the content origin, whose service worker answers it from the device). */
+  url: string
+  contentOrigin: string
+  files: { url: string; bytes: number; sha256: string }[]
+  totalBytes: number
+  expiresAt: string
+  /** The session's credential, as the sync sends it. */
+  credential: string
+  /** What the content origin keeps to answer the course with no link (content/offline.ts). */
+  session: Record<string, unknown>
+  /** All files kept on the device. */
+  ready: boolean
+  /** The course ended its session (terminated): its records are in the queue; playing again needs a new download. */
+  ended: boolean
+  at: number
+}
+
 interface OfflineDb extends DBSchema {
   snapshots: { key: [string, string]; value: Snapshot; indexes: { byUser: string } }
   queue: { key: number; value: Queued; indexes: { byUser: string } }
+  downloads: { key: [string, string]; value: Download; indexes: { byUser: string } }
 }
 
 let opened: Promise<IDBPDatabase<OfflineDb>> | undefined
 
 export function offlineDb(): Promise<IDBPDatabase<OfflineDb>> {
-  opened ??= openDB<OfflineDb>('seaworthy-offline', 1, {
-    upgrade(db) {
-      db.createObjectStore('snapshots', { keyPath: ['userId', 'key'] }).createIndex('byUser', 'userId')
-      db.createObjectStore('queue', { keyPath: 'id', autoIncrement: true }).createIndex('byUser', 'userId')
+  opened ??= openDB<OfflineDb>('seaworthy-offline', 2, {
+    upgrade(db, from) {
+      if (from < 1) {
+        db.createObjectStore('snapshots', { keyPath: ['userId', 'key'] }).createIndex('byUser', 'userId')
+        db.createObjectStore('queue', { keyPath: 'id', autoIncrement: true }).createIndex('byUser', 'userId')
+      }
+      if (from < 2) db.createObjectStore('downloads', { keyPath: ['userId', 'sessionId'] }).createIndex('byUser', 'userId')
     },
   })
   return opened
@@ -68,4 +97,16 @@ export async function settleQueued(taken: number[], refused: { id: number; reaso
     if (record) await tx.store.put({ ...record, refused: reason })
   })
   await Promise.all([...taken.map((id) => tx.store.delete(id)), ...marked, tx.done])
+}
+
+export async function downloadsOf(userId: string): Promise<Download[]> {
+  return (await offlineDb()).getAllFromIndex('downloads', 'byUser', userId)
+}
+
+export async function saveDownload(download: Download): Promise<void> {
+  await (await offlineDb()).put('downloads', download)
+}
+
+export async function deleteDownload(userId: string, sessionId: string): Promise<void> {
+  await (await offlineDb()).delete('downloads', [userId, sessionId])
 }

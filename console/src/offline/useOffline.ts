@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
 import type { Me } from '../auth/session.js'
+import { collect } from './downloads.js'
 import { asOf, keepOfflineCopy } from './snapshots.js'
 import { queueOf, saveSnapshot } from './store.js'
 import { syncQueue } from './sync.js'
@@ -31,8 +32,10 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
   }, [userId])
 
   const sync = useCallback(async () => {
-    if (!navigator.onLine) return
     try {
+      // What the courses played offline recorded joins the queue first, link or not (so the count is true offline).
+      await collect(userId).catch(() => undefined)
+      if (!navigator.onLine) return
       await syncQueue(userId, fetcher)
       setLastSynced(Date.now())
     } finally {
