@@ -9,7 +9,12 @@ import { type Download, deleteDownload, downloadsOf } from './store.js'
 
 const size = (bytes: number) => (bytes < 1_048_576 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1_048_576).toFixed(1)} MB`)
 
-export const downloadsQuery = (userId: string) => ({ queryKey: ['offline-downloads', userId], queryFn: () => downloadsOf(userId) })
+/** Read from the device, link or not (TanStack Query pauses reads while offline unless told). */
+export const downloadsQuery = (userId: string) => ({
+  queryKey: ['offline-downloads', userId],
+  queryFn: () => downloadsOf(userId),
+  networkMode: 'always' as const,
+})
 
 /**
  * On a course of My training (DECISIONS §16): "Download for offline" per AU with a progress bar, and the

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { onlineManager, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
 import type { Me } from '../auth/session.js'
 import { collect } from './downloads.js'
@@ -13,6 +13,10 @@ export interface OfflineState {
   lastSynced: number | null
   asOf: number | null
 }
+
+// TanStack Query takes the link as up until an `offline` event says otherwise: a console opened with no link would
+// send its reads, fail them and show the error instead of the kept copy. From the start, the browser's word.
+onlineManager.setOnline(navigator.onLine)
 
 /** While a link is there, the queue is sent this often as well as the moment the link returns. */
 const SYNC_EVERY_MS = 60_000
