@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SeaworthyClient } from '../client/index.js'
 import { launchBrowser, screenshot, signInAs } from './browser.js'
 import { importCourse } from './scorm-courses.js'
-import { assign, createCrew, createShip, ok, PASSWORD, signIn } from './seed.js'
+import { assign, createCrew, createShip, ok, PASSWORD, passportPdf, signIn } from './seed.js'
 import { type RunningService, startService } from './service.js'
 
 // Courses taken offline (DECISIONS §16), in Debian's chromium with the network really cut: a crew member
 // downloads ADL's cmi5 mastery-score course and Rustici's Golf Explained (SCORM 1.2) from My training, goes
-// offline, plays both to passed from the device (the content origin's service worker), reloads the console
-// with no link, and comes back online: the queue syncs with no action, and the service has each registration
-// passed once, one attempt each, each record once.
+// offline, plays both to passed from the device (the content origin's service worker), photographs a passport,
+// reloads the console with no link, and comes back online: the queue syncs with no action, and the service has
+// each registration passed once, one attempt each, each record once, and the passport with its scan.
 
 const ADMIN = { email: 'admin@offline.browser.test', password: PASSWORD, domain: 'offline.browser.test' }
 const FIXTURES = join(import.meta.dirname, '../../shared/fixtures')
@@ -63,7 +63,7 @@ async function playGolf(page: Page) {
 }
 
 describe('courses taken offline', () => {
-  it('downloads a cmi5 and a SCORM course, plays both to passed with no link, and syncs once the link returns', async () => {
+  it('downloads a cmi5 and a SCORM course, plays both to passed and photographs a passport with no link, and syncs once the link returns', async () => {
     const cmi5Course = await importCourse(admin, await readFile(join(FIXTURES, 'cmi5/masteryscore_responsive.zip')))
     const scormCourse = await importCourse(admin, await readFile(join(FIXTURES, 'scorm/RuntimeBasicCalls_SCORM12.zip')))
     const person = await createCrew(admin, 'Oona', 'Offline')
@@ -113,6 +113,22 @@ describe('courses taken offline', () => {
     // SCORM 1.2, from the device: the player and its final commit (a beacon) answered by the content origin's worker.
     await page.getByRole('button', { name: `Play offline: ${scorm.course_title}` }).click()
     await playGolf(page)
+    // A passport photographed with no link: kept on the device with its scan.
+    await page.goto(`${service.baseUrl}/console/me/documents`)
+    await page.getByRole('button', { name: 'Add a document' }).click()
+    const form = page.getByRole('form', { name: 'New identity document' })
+    await form.getByLabel('Type').click()
+    await page.getByRole('option', { name: 'Passport' }).click()
+    await form.getByLabel('Number').fill('P7654321')
+    await form.getByLabel('Issuing country').fill('NO')
+    await form.getByLabel('Expires').fill('2032-03-01')
+    await page
+      .locator('input[type=file]:not([capture])')
+      .setInputFiles({ name: 'passport.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await passportPdf()) })
+    await page.getByText(/the scan is kept on this device/).waitFor()
+    await form.getByRole('button', { name: 'Send identity document' }).click()
+    await form.waitFor({ state: 'detached' })
+
     await page.goto(`${service.baseUrl}/console/me/training`)
     await page.getByText(/results? waiting for a connection/).waitFor()
     await page.reload()
@@ -122,11 +138,16 @@ describe('courses taken offline', () => {
     expect(await verbs(cmi5.id)).toEqual(['launched'])
     expect(await verbs(scorm.id)).toEqual([])
     for (const id of [cmi5.id, scorm.id]) expect(await registration(id)).toMatchObject({ status: 'in_progress', attempt_count: 0 })
+    const passports = () => ok(admin.GET('/api/v1/crew/users/{user_id}/identity-documents', { params: { path: { user_id: person.id } } }))
+    expect(await passports()).toEqual([])
 
     await context.setOffline(false)
     await expect.poll(async () => (await registration(cmi5.id)).status, { timeout: 60_000 }).toBe('passed')
     await expect.poll(async () => (await registration(scorm.id)).status, { timeout: 60_000 }).toBe('passed')
     await page.getByText(/results? waiting for a connection/).waitFor({ state: 'detached' })
+    expect(await passports()).toEqual([
+      expect.objectContaining({ documentType: 'passport', documentNumber: 'P7654321', uploadId: expect.any(String) }),
+    ])
     // The console syncs again at start: nothing changes.
     await page.reload()
     await page.getByRole('heading', { name: 'My training' }).waitFor()
@@ -136,6 +157,7 @@ describe('courses taken offline', () => {
     for (const verb of ['passed', 'terminated', 'satisfied']) expect(count(cmi5Verbs, verb)).toBe(1)
     const scormVerbs = await verbs(scorm.id)
     for (const verb of ['initialized', 'passed', 'terminated']) expect(count(scormVerbs, verb)).toBe(1)
+    expect(await passports()).toHaveLength(1)
     await context.close()
   })
 })

@@ -51,7 +51,24 @@ export interface Download {
   at: number
 }
 
+/** A document made with no link, with its scan: created (upload, then the record) when the link returns. */
+export interface QueuedDocument {
+  id?: number
+  userId: string
+  /** Which kind of record: its profile query (`documents` or `certificates`). */
+  kind: string
+  body: Record<string, string | null>
+  file: { blob: Blob; name: string; type: string } | null
+  /** Sent as Idempotency-Key with the record, so a create whose answer was lost is not made twice. */
+  key: string
+  /** The scan's upload once done, so a retry does not send the file again. */
+  uploadId?: string
+  at: number
+  refused?: string
+}
+
 interface OfflineDb extends DBSchema {
+  documents: { key: number; value: QueuedDocument; indexes: { byUser: string } }
   snapshots: { key: [string, string]; value: Snapshot; indexes: { byUser: string } }
   queue: { key: number; value: Queued; indexes: { byUser: string } }
   downloads: { key: [string, string]; value: Download; indexes: { byUser: string } }
@@ -60,13 +77,14 @@ interface OfflineDb extends DBSchema {
 let opened: Promise<IDBPDatabase<OfflineDb>> | undefined
 
 export function offlineDb(): Promise<IDBPDatabase<OfflineDb>> {
-  opened ??= openDB<OfflineDb>('seaworthy-offline', 2, {
+  opened ??= openDB<OfflineDb>('seaworthy-offline', 3, {
     upgrade(db, from) {
       if (from < 1) {
         db.createObjectStore('snapshots', { keyPath: ['userId', 'key'] }).createIndex('byUser', 'userId')
         db.createObjectStore('queue', { keyPath: 'id', autoIncrement: true }).createIndex('byUser', 'userId')
       }
       if (from < 2) db.createObjectStore('downloads', { keyPath: ['userId', 'sessionId'] }).createIndex('byUser', 'userId')
+      if (from < 3) db.createObjectStore('documents', { keyPath: 'id', autoIncrement: true }).createIndex('byUser', 'userId')
     },
   })
   return opened
@@ -109,4 +127,16 @@ export async function saveDownload(download: Download): Promise<void> {
 
 export async function deleteDownload(userId: string, sessionId: string): Promise<void> {
   await (await offlineDb()).delete('downloads', [userId, sessionId])
+}
+
+export async function documentsOf(userId: string): Promise<QueuedDocument[]> {
+  return (await offlineDb()).getAllFromIndex('documents', 'byUser', userId)
+}
+
+export async function putDocument(document: QueuedDocument): Promise<void> {
+  await (await offlineDb()).put('documents', document)
+}
+
+export async function deleteDocument(id: number): Promise<void> {
+  await (await offlineDb()).delete('documents', id)
 }

@@ -1,9 +1,10 @@
 import { onlineManager, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
-import type { Me } from '../auth/session.js'
+import { type Me, useSession } from '../auth/session.js'
+import { sendDocuments } from './documents.js'
 import { collect } from './downloads.js'
 import { asOf, keepOfflineCopy } from './snapshots.js'
-import { queueOf, saveSnapshot } from './store.js'
+import { documentsOf, queueOf, saveSnapshot } from './store.js'
 import { syncQueue } from './sync.js'
 
 export interface OfflineState {
@@ -24,13 +25,14 @@ const SYNC_EVERY_MS = 60_000
 /** The signed-in user's offline state: their kept copy, their queue sent with no user action, and what to show. */
 export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
   const userId = me.user.id
+  const { api } = useSession()
   const queryClient = useQueryClient()
   const [online, setOnline] = useState(navigator.onLine)
   const [counts, setCounts] = useState({ waiting: 0, refused: 0 })
   const [lastSynced, setLastSynced] = useState<number | null>(null)
 
   const count = useCallback(async () => {
-    const queue = await queueOf(userId)
+    const queue = [...(await queueOf(userId)), ...(await documentsOf(userId))]
     const refused = queue.filter((item) => item.refused).length
     setCounts({ waiting: queue.length - refused, refused })
   }, [userId])
@@ -41,11 +43,13 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
       await collect(userId).catch(() => undefined)
       if (!navigator.onLine) return
       await syncQueue(userId, fetcher)
+      if (await sendDocuments(api, userId))
+        for (const key of ['documents', 'certificates', 'my-readiness']) void queryClient.invalidateQueries({ queryKey: [key] })
       setLastSynced(Date.now())
     } finally {
       await count()
     }
-  }, [userId, fetcher, count])
+  }, [userId, fetcher, count, api, queryClient])
 
   useEffect(() => {
     let stop: (() => void) | undefined
