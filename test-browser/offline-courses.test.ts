@@ -95,6 +95,12 @@ describe('courses taken offline', () => {
     await expect.poll(() => downloads.allInnerTexts()).toEqual([onDevice, onDevice])
     await screenshot(page, 'offline-downloaded')
 
+    // My documents read once online: its copy is what the screen shows with no link.
+    await page.goto(`${service.baseUrl}/console/me/documents`)
+    await page.getByRole('button', { name: 'Add a document' }).waitFor()
+    await page.goto(`${service.baseUrl}/console/me/training`)
+    await page.getByRole('button', { name: `Play offline: ${cmi5.course_title}` }).waitFor()
+
     await context.setOffline(true)
     await page.reload()
     await page.getByText(/^Offline — as of/).waitFor()
