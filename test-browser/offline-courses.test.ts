@@ -69,8 +69,11 @@ describe('courses taken offline', () => {
     const person = await createCrew(admin, 'Oona', 'Offline')
     const ship = await createShip(admin, 'MV Offline')
     const assignment = await assign(admin, person.id, ship.id, 'Deckhand')
+    const shipmate = await createCrew(admin, 'Sam', 'Shipmate')
+    const theirs = await assign(admin, shipmate.id, ship.id, 'Deckhand')
     const courseIds = [cmi5Course, scormCourse]
-    await ok(admin.POST('/api/v1/learn/assignments/bulk/courses', { body: { assignmentIds: [assignment.id], courseIds } }))
+    const assignmentIds = [assignment.id, theirs.id]
+    await ok(admin.POST('/api/v1/learn/assignments/bulk/courses', { body: { assignmentIds, courseIds } }))
     const crew = await signIn(service.baseUrl, person.email)
     const listed = await ok(crew.GET('/api/v1/learn/registrations', { params: { query: { expand: true } } }))
     const [cmi5, scorm] = courseIds.map((id) => listed.items.find((r) => r.course_id === id)!)
@@ -164,6 +167,14 @@ describe('courses taken offline', () => {
     const scormVerbs = await verbs(scorm.id)
     for (const verb of ['initialized', 'passed', 'terminated']) expect(count(scormVerbs, verb)).toBe(1)
     expect(await passports()).toHaveLength(1)
+
+    // A shipmate signed in on the same device sees none of it: their own courses, nothing downloaded, nothing waiting.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await signInAs(page, service.baseUrl, shipmate.email)
+    await page.goto(`${service.baseUrl}/console/me/training`)
+    await page.getByRole('button', { name: `Download for offline: ${cmi5.course_title}` }).waitFor()
+    expect(await page.getByTestId('offline-download').count()).toBe(0)
+    expect(await page.getByText(/waiting for a connection/).count()).toBe(0)
     await context.close()
   })
 })

@@ -60,7 +60,9 @@ export function OfflineCourse({
       await refresh()
     },
   })
-  const mine = (downloads.data ?? []).filter((d) => d.registrationId === registrationId)
+  // Nothing is offered before the device's list is read: a course already kept is never offered again.
+  if (!downloads.isSuccess) return null
+  const mine = downloads.data.filter((d) => d.registrationId === registrationId)
   const busy = take.isPending || resume.isPending || remove.isPending
   const label = (auIndex: number) => (aus.length > 1 ? aus.find((a) => a.index === auIndex)?.title : undefined)
   const error = take.error ?? resume.error ?? remove.error
