@@ -14237,7 +14237,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "auIndex": 0
+                 *       "auIndex": 0,
+                 *       "returnUrl": "https://seaworthy.example.com/console/me/training"
                  *     }
                  */
                 "application/json": {
@@ -14246,6 +14247,11 @@ export interface operations {
                      * @default 0
                      */
                     auIndex?: number;
+                    /**
+                     * Format: uri
+                     * @description Where the course sends the learner when it ends (cmi5 returnURL).
+                     */
+                    returnUrl?: string;
                 };
             };
         };

@@ -143,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     metrics,
     jobs,
   })
-  await registerConsole(app, { fileOrigin: await storage.fileOrigin() })
+  await registerConsole(app, { fileOrigin: await storage.fileOrigin(), contentOrigin: config.contentOrigin })
   defineJobs(jobs, { db: database.db, config, metrics, storage, log: app.log })
   metrics.jobQueueDepthFrom(() => jobs.depth())
   app.addHook('onReady', () => jobs.start())

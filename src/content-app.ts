@@ -7,6 +7,7 @@ import { loggerOptions } from './lib/logging.js'
 import { createStorage, type Storage } from './lib/storage.js'
 import { CONTENT_PREFIX, contentPaths } from './modules/learning/content/content.paths.js'
 import { contentRoutes } from './modules/learning/content/content.routes.js'
+import { offlineContentRoutes } from './modules/learning/offline/content-worker/offline-content.routes.js'
 import { playerRoutes } from './modules/learning/standards/scorm/player.routes.js'
 import type { App } from './modules/types.js'
 
@@ -41,6 +42,7 @@ export async function buildContentApp(deps: ContentAppDeps): Promise<App> {
   const paths = contentPaths(config)
   await app.register(async (scope: App) => contentRoutes(scope, { storage, paths }), { prefix: CONTENT_PREFIX })
   await app.register(async (scope: App) => playerRoutes(scope, { paths }))
+  await app.register(async (scope: App) => offlineContentRoutes(scope, { consoleOrigin: new URL(config.publicUrl).origin }))
   // Someone who opens this origin by hand learns what it is and where to go instead.
   const about = `This is Seaworthy's content origin: it serves training courses to the people who launch them from the console at ${new URL('/console/', config.publicUrl)}, and nothing else.\n`
   app.get('/', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(about))

@@ -10,8 +10,9 @@ import { router } from './routes.js'
 import { resolver, theme } from './theme.js'
 
 const queryClient = new QueryClient({
-  // A 401 or 403 will not change by asking again; the session handles expiry.
-  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
+  // A 401 or 403 will not change by asking again; the session handles expiry. With no link reads pause (the screens
+  // show the copy kept on the device, offline/useOffline.ts), while a write runs: it fails, or is kept for later.
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { networkMode: 'always' } },
 })
 
 const root = document.getElementById('root')

@@ -11,7 +11,7 @@ import { packageDirectorySync } from 'package-directory'
  * the stricter policy of security-headers.ts. blob: lets pdf.js hand its drawn fonts to the canvas.
  * `fileOrigin` (an S3 bucket's host) is where the review previews load images and PDFs from.
  */
-function consolePolicy(fileOrigin: string | null): string {
+function consolePolicy(fileOrigin: string | null, contentOrigin: string | null): string {
   const files = fileOrigin ? ` ${fileOrigin}` : ''
   return [
     "default-src 'self'",
@@ -19,6 +19,8 @@ function consolePolicy(fileOrigin: string | null): string {
     `connect-src 'self'${files}`,
     "font-src 'self' data:",
     "form-action 'self'",
+    // The content origin's download host, framed hidden to keep courses for offline play (DECISIONS §16).
+    `frame-src 'self'${contentOrigin ? ` ${contentOrigin}` : ''}`,
     "frame-ancestors 'none'",
     `img-src 'self' data: blob:${files}`,
     "object-src 'none'",
@@ -42,9 +44,13 @@ function consoleDirectory(): string {
  */
 export async function registerConsole(
   app: FastifyInstance,
-  { root = consoleDirectory(), fileOrigin = null }: { root?: string; fileOrigin?: string | null } = {},
+  {
+    root = consoleDirectory(),
+    fileOrigin = null,
+    contentOrigin = null,
+  }: { root?: string; fileOrigin?: string | null; contentOrigin?: string | null } = {},
 ): Promise<void> {
-  const policy = consolePolicy(fileOrigin)
+  const policy = consolePolicy(fileOrigin, contentOrigin)
   // The service's root is where a person types the address: it leads to the console.
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/'))
   await app.register(

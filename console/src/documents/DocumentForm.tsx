@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { components } from '../../../client/index.js'
 import { useSession } from '../auth/session.js'
+import { queueDocument } from '../offline/documents.js'
 import { bodyOf, type RecordKind, valuesOf } from '../records/record-kinds.js'
 import { EntityForm, type Waiting } from '../shared/EntityForm.js'
 import { ScanPicker } from './ScanPicker.js'
@@ -20,9 +21,12 @@ export function DocumentForm({ kind, record, onSaved }: { kind: RecordKind; reco
   const queryClient = useQueryClient()
   const [uploadId, setUploadId] = useState<string | null>(null)
   const [waiting, setWaiting] = useState<Waiting | null>(null)
+  const [kept, setKept] = useState<File | null>(null)
   const initial = record ? valuesOf(kind, record) : null
   const save = (values: Record<string, string>) => {
     const body = { ...bodyOf(kind, values, initial), ...(uploadId ? { uploadId } : {}) }
+    // A new document made with no link (or with a scan kept while there was none) waits on the device (DECISIONS §16).
+    if (!record && (!navigator.onLine || (kept && !uploadId))) return queueDocument(userId, kind, body, kept)
     return record ? kind.update(api, record.id, body) : kind.create(api, userId, body)
   }
   const state = record?.verification?.status
@@ -55,7 +59,15 @@ export function DocumentForm({ kind, record, onSaved }: { kind: RecordKind; reco
         }}
       >
         {(errors) =>
-          kind.upload && <ScanPicker kind={kind.upload} onUploaded={setUploadId} onWaiting={setWaiting} error={errors.uploadId} />
+          kind.upload && (
+            <ScanPicker
+              kind={kind.upload}
+              onUploaded={setUploadId}
+              onWaiting={setWaiting}
+              onKept={record ? undefined : setKept}
+              error={errors.uploadId}
+            />
+          )
         }
       </EntityForm>
     </Stack>

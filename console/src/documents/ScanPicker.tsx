@@ -47,11 +47,14 @@ export function ScanPicker({
   kind,
   onUploaded,
   onWaiting,
+  onKept,
   error,
 }: {
   kind: string
   onUploaded: (uploadId: string | null) => void
   onWaiting: (waiting: Waiting | null) => void
+  /** With no link, the chosen file is kept on the device instead, to go with the record when the link returns (DECISIONS §16). */
+  onKept?: (file: File | null) => void
   error?: string
 }) {
   const { api } = useSession()
@@ -69,21 +72,27 @@ export function ScanPicker({
     () => onWaiting(waitingFor(upload.isPending, progress.fraction, failed)),
     [upload.isPending, progress.fraction, failed, onWaiting],
   )
+  const [kept, setKept] = useState(false)
   const remove = () => {
     setFile(null)
     setRefused(null)
     upload.reset()
     onUploaded(null)
+    setKept(false)
+    onKept?.(null)
   }
   const choose = (chosen: File | null) => {
     if (!chosen) return
     setFile(chosen)
     const why = refusedBeforeUpload(chosen)
     setRefused(why)
+    const keep = !why && onKept !== undefined && !navigator.onLine
+    setKept(keep)
+    onKept?.(keep ? chosen : null)
     if (why) {
       upload.reset()
       onUploaded(null)
-    } else upload.mutate(chosen)
+    } else if (!keep) upload.mutate(chosen)
   }
   return (
     <Stack gap="xs">
@@ -108,6 +117,7 @@ export function ScanPicker({
       </Group>
       {file && <Preview file={file} />}
       {upload.isPending && <Text size="sm">{STEP_WORDS[progress.step]}</Text>}
+      {kept && <Text size="sm">No connection: the scan is kept on this device and sent with the document when the link returns.</Text>}
       {upload.isSuccess && (
         <Text size="sm" c={GOOD}>
           Uploaded.

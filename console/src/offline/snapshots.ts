@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { saveSnapshot, snapshotsOf } from './store.js'
 
-/** The crew screens' data kept for offline (My training, My documents, My next contract and who is signed in). */
-const KEPT = new Set(['me', 'my-registrations', 'documents', 'certificates', 'my-readiness'])
+/** The crew screens' data kept for offline (My training with its courses' AUs, My documents, My next contract and who is signed in). */
+const KEPT = new Set(['me', 'my-registrations', 'documents', 'certificates', 'my-readiness', 'course-structure'])
 
 /**
  * Keeps the user's screen data on the device as it arrives, and puts the last copy back in the query

@@ -26,18 +26,65 @@ export interface Queued {
   refused?: string
 }
 
+/** A course session taken offline on this device (DECISIONS §16): what plays it and what syncs its records. */
+export interface Download {
+  userId: string
+  sessionId: string
+  registrationId: string
+  auIndex: number
+  title: string
+  standard: 'cmi5' | 'scorm12' | 'scorm2004'
+  /** The launch URL, opened to play (on the content origin, whose service worker answers it from the device). */
+  url: string
+  contentOrigin: string
+  files: { url: string; bytes: number; sha256: string }[]
+  totalBytes: number
+  expiresAt: string
+  /** The session's credential, as the sync sends it. */
+  credential: string
+  /** What the content origin keeps to answer the course with no link (content/offline.ts). */
+  session: Record<string, unknown>
+  /** All files kept on the device. */
+  ready: boolean
+  /** The course ended its session (terminated): its records are in the queue; playing again needs a new download. */
+  ended: boolean
+  at: number
+}
+
+/** A document made with no link, with its scan: created (upload, then the record) when the link returns. */
+export interface QueuedDocument {
+  id?: number
+  userId: string
+  /** Which kind of record: its profile query (`documents` or `certificates`). */
+  kind: string
+  body: Record<string, string | null>
+  file: { blob: Blob; name: string; type: string } | null
+  /** Sent as Idempotency-Key with the record, so a create whose answer was lost is not made twice. */
+  key: string
+  /** The scan's upload once done, so a retry does not send the file again. */
+  uploadId?: string
+  at: number
+  refused?: string
+}
+
 interface OfflineDb extends DBSchema {
+  documents: { key: number; value: QueuedDocument; indexes: { byUser: string } }
   snapshots: { key: [string, string]; value: Snapshot; indexes: { byUser: string } }
   queue: { key: number; value: Queued; indexes: { byUser: string } }
+  downloads: { key: [string, string]; value: Download; indexes: { byUser: string } }
 }
 
 let opened: Promise<IDBPDatabase<OfflineDb>> | undefined
 
 export function offlineDb(): Promise<IDBPDatabase<OfflineDb>> {
-  opened ??= openDB<OfflineDb>('seaworthy-offline', 1, {
-    upgrade(db) {
-      db.createObjectStore('snapshots', { keyPath: ['userId', 'key'] }).createIndex('byUser', 'userId')
-      db.createObjectStore('queue', { keyPath: 'id', autoIncrement: true }).createIndex('byUser', 'userId')
+  opened ??= openDB<OfflineDb>('seaworthy-offline', 3, {
+    upgrade(db, from) {
+      if (from < 1) {
+        db.createObjectStore('snapshots', { keyPath: ['userId', 'key'] }).createIndex('byUser', 'userId')
+        db.createObjectStore('queue', { keyPath: 'id', autoIncrement: true }).createIndex('byUser', 'userId')
+      }
+      if (from < 2) db.createObjectStore('downloads', { keyPath: ['userId', 'sessionId'] }).createIndex('byUser', 'userId')
+      if (from < 3) db.createObjectStore('documents', { keyPath: 'id', autoIncrement: true }).createIndex('byUser', 'userId')
     },
   })
   return opened
@@ -68,4 +115,28 @@ export async function settleQueued(taken: number[], refused: { id: number; reaso
     if (record) await tx.store.put({ ...record, refused: reason })
   })
   await Promise.all([...taken.map((id) => tx.store.delete(id)), ...marked, tx.done])
+}
+
+export async function downloadsOf(userId: string): Promise<Download[]> {
+  return (await offlineDb()).getAllFromIndex('downloads', 'byUser', userId)
+}
+
+export async function saveDownload(download: Download): Promise<void> {
+  await (await offlineDb()).put('downloads', download)
+}
+
+export async function deleteDownload(userId: string, sessionId: string): Promise<void> {
+  await (await offlineDb()).delete('downloads', [userId, sessionId])
+}
+
+export async function documentsOf(userId: string): Promise<QueuedDocument[]> {
+  return (await offlineDb()).getAllFromIndex('documents', 'byUser', userId)
+}
+
+export async function putDocument(document: QueuedDocument): Promise<void> {
+  await (await offlineDb()).put('documents', document)
+}
+
+export async function deleteDocument(id: number): Promise<void> {
+  await (await offlineDb()).delete('documents', id)
 }

@@ -1,8 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { onlineManager, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
-import type { Me } from '../auth/session.js'
+import { type Me, useSession } from '../auth/session.js'
+import { sendDocuments } from './documents.js'
+import { collect } from './downloads.js'
 import { asOf, keepOfflineCopy } from './snapshots.js'
-import { queueOf, saveSnapshot } from './store.js'
+import { documentsOf, queueOf, saveSnapshot } from './store.js'
 import { syncQueue } from './sync.js'
 
 export interface OfflineState {
@@ -13,32 +15,41 @@ export interface OfflineState {
   asOf: number | null
 }
 
+// TanStack Query takes the link as up until an `offline` event says otherwise: a console opened with no link would
+// send its reads, fail them and show the error instead of the kept copy. From the start, the browser's word.
+onlineManager.setOnline(navigator.onLine)
+
 /** While a link is there, the queue is sent this often as well as the moment the link returns. */
 const SYNC_EVERY_MS = 60_000
 
 /** The signed-in user's offline state: their kept copy, their queue sent with no user action, and what to show. */
 export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
   const userId = me.user.id
+  const { api } = useSession()
   const queryClient = useQueryClient()
   const [online, setOnline] = useState(navigator.onLine)
   const [counts, setCounts] = useState({ waiting: 0, refused: 0 })
   const [lastSynced, setLastSynced] = useState<number | null>(null)
 
   const count = useCallback(async () => {
-    const queue = await queueOf(userId)
+    const queue = [...(await queueOf(userId)), ...(await documentsOf(userId))]
     const refused = queue.filter((item) => item.refused).length
     setCounts({ waiting: queue.length - refused, refused })
   }, [userId])
 
   const sync = useCallback(async () => {
-    if (!navigator.onLine) return
     try {
+      // What the courses played offline recorded joins the queue first, link or not (so the count is true offline).
+      await collect(userId).catch(() => undefined)
+      if (!navigator.onLine) return
       await syncQueue(userId, fetcher)
+      if (await sendDocuments(api, userId))
+        for (const key of ['documents', 'certificates', 'my-readiness']) void queryClient.invalidateQueries({ queryKey: [key] })
       setLastSynced(Date.now())
     } finally {
       await count()
     }
-  }, [userId, fetcher, count])
+  }, [userId, fetcher, count, api, queryClient])
 
   useEffect(() => {
     let stop: (() => void) | undefined

@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useSession } from '../auth/session.js'
+import { OfflineCourse } from '../offline/OfflineCourse.js'
 import { errorText } from '../shared/errors.js'
 import { StatusBadge } from '../shared/StatusBadge.js'
 import { actionOf, durationText, launchCourse, type Registration, structureOf, TRAINING_PATH } from './launch.js'
@@ -61,6 +62,7 @@ export function RegistrationCard({ registration }: { registration: Registration 
             ))}
           </Group>
         )}
+        {registration.status !== 'passed' && <OfflineCourse registrationId={registration.id} title={title} aus={aus} />}
         {launch.isError && (
           <Alert color="red" role="alert">
             {errorText(launch.error)}

@@ -1,8 +1,11 @@
 import { type Static, Type } from 'typebox'
 import { DateTime, Uuid } from '../../../lib/schemas.js'
-import { AuIndex, Launch } from '../launch/launch.schemas.js'
+import { AuIndex, Launch, LaunchCreate } from '../launch/launch.schemas.js'
 
-export const OfflineCreate = Type.Object({ auIndex: AuIndex }, { additionalProperties: false, examples: [{ auIndex: 0 }] })
+export const OfflineCreate = Type.Object(
+  { auIndex: AuIndex, returnUrl: LaunchCreate.properties.returnUrl },
+  { additionalProperties: false, examples: [{ auIndex: 0, returnUrl: 'https://seaworthy.example.com/console/me/training' }] },
+)
 export type OfflineCreate = Static<typeof OfflineCreate>
 
 export const OfflineFile = Type.Object({

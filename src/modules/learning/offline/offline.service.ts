@@ -35,7 +35,14 @@ export async function takeOffline(
   // No row: the launch answers why (no such registration, no package, no such AU).
   const expiresAt = new Date(Date.now() + deps.config.offlineSessionDays * DAY)
   const window = { expiresAt, acceptsUntil: new Date(expiresAt.getTime() + ACCEPTED_AFTER_EXPIRY_DAYS * DAY) }
-  const launched = await launch(deps, actor, registrationId, assigneeId, { auIndex: body.auIndex, launchMode: 'Normal' }, window)
+  const launched = await launch(
+    deps,
+    actor,
+    registrationId,
+    assigneeId,
+    { auIndex: body.auIndex, launchMode: 'Normal', returnUrl: body.returnUrl },
+    window,
+  )
   const rows = await sessionFiles(deps.db, actor.orgId, launched.sessionId)
   const grant = {
     orgId: actor.orgId,

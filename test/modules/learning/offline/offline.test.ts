@@ -109,6 +109,14 @@ describe('POST /registrations/{id}/offline', () => {
     expect(urls.every((u) => !u.includes('secret='))).toBe(true)
   })
 
+  it('takes the returnUrl a course sends the learner to when it ends (cmi5 returnURL in LMS.LaunchData)', async () => {
+    const { registrationId } = await enroll(t.database.db, org.id, org.crew.id, { courseId: cmi5Course })
+    const returnUrl = `${t.config.publicUrl}/console/me/training`
+    const au = await launchAu(t.app, t.config.publicUrl, org.crew.api, registrationId, { returnUrl }, { via: 'offline' })
+    expect((await au.lrs.get(au.launchDataPath)).body.returnURL).toBe(returnUrl)
+    expect((await org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/offline`, { returnUrl: 'not a url' })).status).toBe(422)
+  })
+
   it('answers 422 for an AU index past the column, 404 for another crew member’s registration and 409 for a version without a file list', async () => {
     const other = await enroll(t.database.db, org.id, org.admin.id, { courseId: cmi5Course })
     expect((await org.crew.api.post(`/api/v1/learn/registrations/${other.registrationId}/offline`, {})).status).toBe(404)

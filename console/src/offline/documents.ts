@@ -1,0 +1,53 @@
+import type { SeaworthyClient } from '../../../client/index.js'
+import { ApiError, unwrap } from '../api.js'
+import { CERTIFICATE, IDENTITY_DOCUMENT, type RecordKind } from '../records/record-kinds.js'
+import { uploadFile } from '../records/upload-file.js'
+import { deleteDocument, documentsOf, putDocument, type QueuedDocument } from './store.js'
+
+// Documents photographed with no link (DECISIONS §16): kept on the device with their scan, then made through the
+// same §5 upload and the same record create as online, oldest first, when the link returns.
+
+const KINDS: RecordKind[] = [IDENTITY_DOCUMENT, CERTIFICATE]
+
+export async function queueDocument(userId: string, kind: RecordKind, body: Record<string, string | null>, file: File | null) {
+  await putDocument({
+    userId,
+    kind: kind.queryKey,
+    body,
+    file: file && { blob: file, name: file.name, type: file.type },
+    key: crypto.randomUUID(),
+    at: Date.now(),
+  })
+}
+
+function create(api: SeaworthyClient, item: QueuedDocument, body: Record<string, string | null>) {
+  const headers = { 'idempotency-key': item.key }
+  const path = { params: { path: { user_id: item.userId } }, headers }
+  return item.kind === CERTIFICATE.queryKey
+    ? unwrap(api.POST('/api/v1/crew/users/{user_id}/certificates', { ...path, body: body as never }))
+    : unwrap(api.POST('/api/v1/crew/users/{user_id}/identity-documents', { ...path, body: body as never }))
+}
+
+/** Sends the user's kept documents; a refusal (4xx) is kept with its reason, a dropped link stops until the next pass. */
+export async function sendDocuments(api: SeaworthyClient, userId: string): Promise<boolean> {
+  let sent = false
+  for (const item of await documentsOf(userId)) {
+    if (item.refused || !item.id) continue
+    const kind = KINDS.find((k) => k.queryKey === item.kind) ?? IDENTITY_DOCUMENT
+    try {
+      if (item.file && !item.uploadId && kind.upload) {
+        const file = new File([item.file.blob], item.file.name, { type: item.file.type })
+        item.uploadId = await uploadFile(api, kind.upload, file, () => undefined)
+        await putDocument(item)
+      }
+      await create(api, item, { ...item.body, ...(item.uploadId ? { uploadId: item.uploadId } : {}) })
+      await deleteDocument(item.id)
+      sent = true
+    } catch (error) {
+      const passing = !(error instanceof ApiError) || error.status === 0 || error.status >= 500 || error.status === 401
+      if (passing || error.retryAfterSeconds !== null) throw error
+      await putDocument({ ...item, refused: error.message })
+    }
+  }
+  return sent
+}
