@@ -57,8 +57,8 @@ export const xapiRoutes =
       // for the next request; to a client that asked to close it, only once the body is in.
       const refused = new WeakMap<IncomingMessage, Promise<boolean> | null>()
       const drain = (raw: IncomingMessage) => {
-        let drained = refused.get(raw)
-        if (!drained) refused.set(raw, (drained = discardBody(raw, limits.maxBodyBytes)))
+        const drained = refused.get(raw) ?? discardBody(raw, limits.maxBodyBytes)
+        refused.set(raw, drained)
         return drained
       }
       statements.addContentTypeParser('multipart/mixed', async (request: FastifyRequest, payload: Readable) => {

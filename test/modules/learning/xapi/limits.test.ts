@@ -309,7 +309,7 @@ describe('over HTTP', () => {
     const at = Math.floor(body.length * 0.75)
     socket.write(body.subarray(0, at))
     await answers(1)
-    expect(received).toMatch(/^HTTP\/1\.1 400 [^]*more than 100 attachments"\}$/)
+    expect(received).toMatch(/^HTTP\/1\.1 400 [\s\S]*more than 100 attachments"\}$/)
     socket.write(body.subarray(at))
     socket.write(`GET ${BASE}/about HTTP/1.1\r\nHost: localhost\r\nX-Experience-API-Version: 1.0.3\r\n\r\n`)
     await answers(2)
@@ -339,7 +339,7 @@ describe('over HTTP', () => {
     expect(received).toBe('')
     socket.write(body.subarray(at))
     expect(await ended).toBe('end')
-    expect(received).toMatch(/^HTTP\/1\.1 400 [^]*more than 100 attachments"\}$/)
+    expect(received).toMatch(/^HTTP\/1\.1 400 [\s\S]*more than 100 attachments"\}$/)
     socket.destroy()
   })
 
