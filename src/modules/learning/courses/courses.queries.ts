@@ -185,8 +185,7 @@ const laterPage = compiledOnce((db: Db, p: { orgId: string; limit: number } & Cu
 // A search reads the organization's courses newest first and stops at the page's end, or, for a term
 // too rare for that, takes the trigram index (courses_title_trgm_idx): PostgreSQL picks per term, as
 // the statement is planned with its value (db/named-statements.ts; docs/performance.md shows both plans).
-const matching = (db: Db, p: { orgId: string; limit: number; pattern: string }) =>
-  newest(db, p).where('courses.title', 'ilike', p.pattern)
+const matching = (db: Db, p: { orgId: string; limit: number; pattern: string }) => newest(db, p).where('courses.title', 'ilike', p.pattern)
 const firstMatches = compiledOnce(matching)
 const laterMatches = compiledOnce((db: Db, p: { orgId: string; limit: number; pattern: string } & Cursor) =>
   matching(db, p).where(afterRow(p)),
