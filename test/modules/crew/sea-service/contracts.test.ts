@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type TestApp, useTestApp } from '../../../app.js'
 import { type TestUser, useOrg } from '../../../factories.js'
 import { addAssignment, addShip, seaService } from '../../../fixtures/sea-service.js'
