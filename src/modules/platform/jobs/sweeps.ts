@@ -8,7 +8,7 @@ import { markSwept, organizationsToSweep, releaseLease, type SweepMark, takeLeas
 // job's lease, renewed between batches).
 
 /** Keys per batch: each batch's statement locks at most this many rows, for milliseconds. */
-export const SWEEP_BATCH = 500
+export const SWEEP_BATCH = 250
 /** A holder that stops renewing (a dead instance) loses the lease after this long. */
 export const LEASE_SECONDS = 60
 
