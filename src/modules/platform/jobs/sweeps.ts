@@ -22,14 +22,14 @@ export interface PassInput {
   limit: number
 }
 
-/** The next batch's keys (at most `limit`), and the cursor after it; null when the pass is through. */
-export type SweepPass = (db: Db, input: PassInput) => Promise<{ keys: string[]; after: string | null }>
+/** The next batch's keys (at most `limit`; ids, or rows), and the cursor after it; null when the pass is through. */
+export type SweepPass<K = string> = (db: Db, input: PassInput) => Promise<{ keys: K[]; after: string | null }>
 
-export interface Sweep {
+export interface Sweep<K = string> {
   job: string
-  passes: SweepPass[]
+  passes: SweepPass<K>[]
   /** Brings one batch of an organization into step; returns how many rows it changed. */
-  apply(db: Db, orgId: string, keys: string[], today: string): Promise<number>
+  apply(db: Db, orgId: string, keys: K[], today: string): Promise<number>
 }
 
 export type SweepOutcome = { ran: false } | { ran: true; changed: number; batches: number }
@@ -37,7 +37,7 @@ export type SweepOutcome = { ran: false } | { ran: true; changed: number; batche
 export class LeaseLost extends Error {}
 
 /** Runs the sweep unless another instance holds its lease (then it does nothing: `ran` false). */
-export async function runSweep(db: Db, sweep: Sweep, today: string, batch = SWEEP_BATCH): Promise<SweepOutcome> {
+export async function runSweep<K>(db: Db, sweep: Sweep<K>, today: string, batch = SWEEP_BATCH): Promise<SweepOutcome> {
   const holder = randomUUID()
   if (!(await takeLease(db, sweep.job, holder, LEASE_SECONDS))) return { ran: false }
   let changed = 0
@@ -47,7 +47,7 @@ export async function runSweep(db: Db, sweep: Sweep, today: string, batch = SWEE
       for (const pass of sweep.passes) {
         let after: string | null = null
         do {
-          const next: { keys: string[]; after: string | null } = await pass(db, { orgId, since: mark, today, after, limit: batch })
+          const next: { keys: K[]; after: string | null } = await pass(db, { orgId, since: mark, today, after, limit: batch })
           if (next.keys.length > 0) {
             changed += await sweep.apply(db, orgId, next.keys, today)
             batches++
