@@ -8,7 +8,8 @@ import { measureCpu } from './cpu.js'
 import { apiOf, prepareBench, probe, settle } from './harness.js'
 import type { LoadRequest, LoadSpec } from './load.js'
 import { runLoad } from './run-load.js'
-import { evaluateTargets, type Row, renderTable, renderTargets, writeResults } from './report.js'
+import { measureRuntime } from './runtime.js'
+import { evaluateTargets, gcOf, loopOf, type Row, renderTable, renderTargets, writeResults } from './report.js'
 import type { Api, Scenario } from './scenario.js'
 import { scenarios } from './scenarios.js'
 import { plan } from './seed.js'
@@ -56,12 +57,14 @@ async function runScenario(
   if (waitForQuiet) await settle(postgres)
   server.takePeakRss()
   const cpu = await measureCpu(server.pid, postgres)
+  const runtime = await measureRuntime(server.url)
   row.result = await runLoad(spec, scenario.name, workDir)
   row.rssMb = server.takePeakRss()
+  row.runtime = await runtime()
   row.cpu = await cpu(row.result.requests)
   const r = row.result
   console.log(
-    `  ${scenario.name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  CPU/request: server ${row.cpu.serverUs} µs, PostgreSQL ${row.cpu.postgresUs} µs, MultiXacts/request ${row.cpu.multixacts ?? '–'}`,
+    `  ${scenario.name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  CPU/request: server ${row.cpu.serverUs} µs, PostgreSQL ${row.cpu.postgresUs} µs, MultiXacts/request ${row.cpu.multixacts ?? '–'}, event loop p50/p99/max ${loopOf(row)} ms, GC ${gcOf(row)}`,
   )
   return row
 }
