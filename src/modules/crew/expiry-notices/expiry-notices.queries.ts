@@ -5,7 +5,7 @@ import { type FoundSource, typedEventsInsert } from '../../../lib/events.js'
 import { DEFAULT_NOTIFICATION_DAYS } from '../../accounts/organizations/settings.js'
 import { RECORD_KINDS } from '../record-kinds/record-kinds.js'
 import { expiringRecordsSql } from '../reviewed-records/reviewed-reads.queries.js'
-import type { PassInput, Sweep } from '../../platform/jobs/sweeps.js'
+import { NIL_UUID, type PassInput, type Sweep, WRITES_OVERLAP_MS } from '../../platform/jobs/sweeps.js'
 
 /** The system announces, in each document's organization; the statement makes the events' ids. */
 const SWEEP: FoundSource = { orgId: sql`e.organization_id`, actor: null, requestId: null }
@@ -51,10 +51,6 @@ export async function sweepExpiryNotices(db: Db, orgId: string, ids: readonly st
   return Number(numAffectedRows ?? 0)
 }
 
-const NIL = '00000000-0000-0000-0000-000000000000'
-/** A run reads the writes from its previous run's start less this (contract-sweep.queries.ts). */
-const OVERLAP_MS = 3600_000
-
 /** The record tables' dated rows of one organization, as (id, expiry_date). */
 const datedOf = (orgId: string) =>
   sql.join(
@@ -77,10 +73,10 @@ async function crossing(db: Db, { orgId, since, today, after, limit }: PassInput
       .select('id')
       .where('organization_id', '=', orgId)
       .where('type', '=', 'organization.updated')
-      .where('occurred_at', '>=', new Date(since.sweptAt.getTime() - OVERLAP_MS))
+      .where('occurred_at', '>=', new Date(since.sweptAt.getTime() - WRITES_OVERLAP_MS))
       .executeTakeFirst()) !== undefined
   const from = since && !settingsChanged ? since.sweptDay : '-infinity'
-  const [day, id] = after ? after.split('|') : [from, NIL]
+  const [day, id] = after ? after.split('|') : [from, NIL_UUID]
   const { rows } = await sql<{ id: string; expiry_date: string }>`
     select d.id, d.expiry_date from (${datedOf(orgId)}) d
     where d.expiry_date >= ${from}::date and (d.expiry_date, d.id) > (${day}::date, ${id}::uuid)
@@ -111,8 +107,8 @@ async function written(db: Db, { orgId, since, after, limit }: PassInput) {
       'in',
       RECORD_KINDS.flatMap((kind) => [`${kind.target}.created`, `${kind.target}.updated`]),
     )
-    .where('occurred_at', '>=', new Date(since.sweptAt.getTime() - OVERLAP_MS))
-    .where('target_id', '>', after ?? NIL)
+    .where('occurred_at', '>=', new Date(since.sweptAt.getTime() - WRITES_OVERLAP_MS))
+    .where('target_id', '>', after ?? NIL_UUID)
     .orderBy('target_id')
     .limit(limit)
     .execute()

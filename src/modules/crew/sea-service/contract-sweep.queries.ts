@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../../../db/database.js'
-import type { PassInput, Sweep } from '../../platform/jobs/sweeps.js'
+import { NIL_UUID, type PassInput, type Sweep, WRITES_OVERLAP_MS } from '../../platform/jobs/sweeps.js'
 import { syncContractService } from './contract-service.queries.js'
 
 // The contract sea-service sweep (DECISIONS §14) per organization and batch: the contracts that ended
@@ -8,13 +8,9 @@ import { syncContractService } from './contract-service.queries.js'
 // the write paths bring their own contracts into step at once, and the sweep catches one whose follow-up
 // failed, and a ship's new type). The first run of an organization reads every ended contract.
 
-/** A run reads the writes from its previous run's start less this: a write committed that long after it began is still seen. */
-const OVERLAP_MS = 3600_000
-const NIL = '00000000-0000-0000-0000-000000000000'
-
 /** Contracts with an end date in [the last run's today, today): those the last run could not count yet; in (end date, id) order. */
 async function ended(db: Db, { orgId, since, today, after, limit }: PassInput) {
-  const [day, id] = after ? after.split('|') : [since?.sweptDay ?? '-infinity', NIL]
+  const [day, id] = after ? after.split('|') : [since?.sweptDay ?? '-infinity', NIL_UUID]
   const rows = await db
     .selectFrom('assignments')
     .select(['id', 'end_date'])
@@ -44,7 +40,7 @@ const written =
       select a.id from events e join assignments a on a.organization_id = e.organization_id and a.ship_id = e.target_id
       where e.organization_id = ${orgId} and e.type = 'ship.updated' and e.occurred_at >= ${from}
     ) c
-    where c.id > ${after ?? NIL}::uuid order by c.id limit ${limit}`.execute(db)
+    where c.id > ${after ?? NIL_UUID}::uuid order by c.id limit ${limit}`.execute(db)
     return { keys: rows.map((r) => r.id), after: rows.length === limit ? (rows.at(-1)?.id ?? null) : null }
   }
 
@@ -55,4 +51,4 @@ export const sweepOfContracts = (overlapMs: number): Sweep => ({
   apply: (db, orgId, keys, today) => syncContractService(db, { orgId, assignmentIds: keys, actor: null }, today),
 })
 
-export const contractSweep = sweepOfContracts(OVERLAP_MS)
+export const contractSweep = sweepOfContracts(WRITES_OVERLAP_MS)

@@ -9,6 +9,10 @@ import { markSwept, organizationsToSweep, releaseLease, type SweepMark, takeLeas
 
 /** Keys per batch: each batch's statement locks at most this many rows, for milliseconds. */
 export const SWEEP_BATCH = 250
+/** A run reads the writes from its previous run's start less this: a write committed that long after it began is still seen. */
+export const WRITES_OVERLAP_MS = 3600_000
+/** The smallest uuid: where a keyset over ids starts. */
+export const NIL_UUID = '00000000-0000-0000-0000-000000000000'
 /** A holder that stops renewing (a dead instance) loses the lease after this long. */
 export const LEASE_SECONDS = 60
 
