@@ -147,12 +147,7 @@ async function main(): Promise<void> {
       auth: basic(key, secret),
     }
     // As an AU: LMS.LaunchData first (cmi5 §10), then `initialized` in its context template.
-    const state = new URLSearchParams({
-      activityId: session.activityId,
-      agent: params.get('actor')!,
-      registration,
-      stateId: 'LMS.LaunchData',
-    })
+    const state = new URLSearchParams({ activityId: session.activityId, agent: params.get('actor')!, registration, stateId: 'LMS.LaunchData' })
     const launchData = await fetch(`${url}/api/v1/learn/xapi/activities/state?${state}`, {
       headers: { authorization: session.auth, 'x-experience-api-version': '1.0.3' },
     })

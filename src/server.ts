@@ -30,13 +30,7 @@ async function prepare(config: Config, database: Database): Promise<void> {
   // course its crew member can take (built by `prepare` from demo-course/ into dist/demo-course.zip).
   if (database.engine === 'pglite') {
     const demo = await seedDemo(database.db)
-    const deps = {
-      db: database.db,
-      storage: createStorage(config),
-      config,
-      log: pino({ level: config.logLevel }),
-      readers: PACKAGE_READERS,
-    }
+    const deps = { db: database.db, storage: createStorage(config), config, log: pino({ level: config.logLevel }), readers: PACKAGE_READERS }
     const course = await seedDemoCourse(deps, demo, resolve('dist', 'demo-course.zip'))
     const lines = demo.logins.map((l) => `  ${l.role.padEnd(16)} ${l.email}  ${l.password}`)
     console.log(`First start: created a demo organization. Sign in at /console (or POST /api/v1/auth/token) as:\n${lines.join('\n')}`)

@@ -42,27 +42,15 @@ describe('the events table (DECISIONS §11)', () => {
       },
       expect.objectContaining({ id: ids[1], type: 'auth.login_failed', target: { type: 'user', id: null } }),
     ])
-    const system = await write(
-      { orgId: org.id, actor: null, requestId: null },
-      'document.expired',
-      { type: 'certificate', id: org.crew.id },
-      {},
-    )
+    const system = await write({ orgId: org.id, actor: null, requestId: null }, 'document.expired', { type: 'certificate', id: org.crew.id }, {})
     expect((await readBack([system])).map(eventWire)[0]).toMatchObject({ actor: null, requestId: null })
   })
 
-  it("writes any number of events in one statement: their rows come from SQL, their ids in one array (a fleet's first expiry sweep)", async () => {
+  it('writes any number of events in one statement: their rows come from SQL, their ids in one array (a fleet\'s first expiry sweep)', async () => {
     const ids = uuidv7s(12_000)
     const rows = sql<{ target_id: string; data: unknown }>`select ${org.crew.id}::uuid as target_id, jsonb_build_object('n', n) as data
       from generate_series(1, 12000) n`
-    await eventsInsert<DB>(
-      t.database.db,
-      { orgId: org.id, actor: null, requestId: null },
-      'document.expired',
-      'certificate',
-      rows,
-      ids,
-    ).execute()
+    await eventsInsert<DB>(t.database.db, { orgId: org.id, actor: null, requestId: null }, 'document.expired', 'certificate', rows, ids).execute()
     const stored = await t.database.db
       .selectFrom('events')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -72,14 +60,9 @@ describe('the events table (DECISIONS §11)', () => {
   })
 
   it('refuses UPDATE, DELETE and TRUNCATE, except in a transaction of the retention job', async () => {
-    const id = await write(
-      { orgId: org.id, actor: null, requestId: null },
-      'organization.updated',
-      { type: 'organization', id: org.id },
-      {
-        changes: {},
-      },
-    )
+    const id = await write({ orgId: org.id, actor: null, requestId: null }, 'organization.updated', { type: 'organization', id: org.id }, {
+      changes: {},
+    })
     const db = t.database.db
     await expect(db.updateTable('events').set({ request_id: 'forged' }).where('id', '=', id).execute()).rejects.toThrow(/append-only/)
     await expect(db.deleteFrom('events').where('id', '=', id).execute()).rejects.toThrow(/append-only/)

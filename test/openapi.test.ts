@@ -91,14 +91,7 @@ describe('operations', () => {
 
   it('declares bytes where bytes flow: the signed download and the upload form', () => {
     const download = byId('downloadUploadObject').responses['200'].content
-    expect(Object.keys(download).sort()).toEqual([
-      'application/octet-stream',
-      'application/pdf',
-      'application/zip',
-      'image/jpeg',
-      'image/png',
-      'text/xml',
-    ])
+    expect(Object.keys(download).sort()).toEqual(['application/octet-stream', 'application/pdf', 'application/zip', 'image/jpeg', 'image/png', 'text/xml'])
     expect(download['application/pdf'].schema).toEqual({ type: 'string', format: 'binary' })
     const form = byId('postUploadTarget').requestBody.content['multipart/form-data'].schema
     expect(form.properties.file).toEqual({ type: 'string', format: 'binary' })

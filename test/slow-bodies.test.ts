@@ -44,13 +44,7 @@ function send(port: number, head: string, body: Buffer, pace: { chunk: number; e
       clearInterval(pacer)
       clearTimeout(safety)
       const [top, rest] = received.split('\r\n\r\n')
-      resolve({
-        status: top.split(' ')[1],
-        body: rest ?? '',
-        received,
-        seconds: (Date.now() - started) / 1000,
-        sent: Math.min(sent, body.length),
-      })
+      resolve({ status: top.split(' ')[1], body: rest ?? '', received, seconds: (Date.now() - started) / 1000, sent: Math.min(sent, body.length) })
       socket.destroy()
     }
     socket.on('data', (chunk) => {

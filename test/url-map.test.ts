@@ -138,12 +138,12 @@ const LEARN = [
 
 // The LRS's resources (DECISIONS §13.1): every method on each, authenticated by the LRS itself, no product gate,
 // hidden from the OpenAPI document (xAPI describes them). Their CORS preflight is a wildcard the tree prints as `*`.
-const LRS = ['statements', 'activities/state', 'activities/profile', 'agents/profile', 'activities', 'agents', 'about']
-  .flatMap((resource) => ['GET', 'PUT', 'POST', 'DELETE'].map((method) => `${method} /api/v1/learn/xapi/${resource}`))
-  .concat(
-    // cmi5's fetch URL, which the AU calls with no credential but the one in its path, and its CORS preflight.
-    ['POST /api/v1/learn/cmi5/fetch/:token', 'OPTIONS /api/v1/learn/cmi5/fetch/:token'],
-  )
+const LRS = ['statements', 'activities/state', 'activities/profile', 'agents/profile', 'activities', 'agents', 'about'].flatMap((resource) =>
+  ['GET', 'PUT', 'POST', 'DELETE'].map((method) => `${method} /api/v1/learn/xapi/${resource}`),
+).concat(
+  // cmi5's fetch URL, which the AU calls with no credential but the one in its path, and its CORS preflight.
+  ['POST /api/v1/learn/cmi5/fetch/:token', 'OPTIONS /api/v1/learn/cmi5/fetch/:token'],
+)
 
 // Readiness reads crew records and learning alike: registered under learn, it needs both products (DECISIONS §10).
 const BOTH = [

@@ -236,15 +236,7 @@ export function findUserByEmail(db: Db, email: string) {
   return db
     .selectFrom('users')
     .innerJoin('organizations', 'organizations.id', 'users.organization_id')
-    .select([
-      'users.id',
-      'users.organization_id',
-      'users.role',
-      'users.state',
-      'users.password_hash',
-      'users.tokens_valid_after',
-      'organizations.products',
-    ])
+    .select(['users.id', 'users.organization_id', 'users.role', 'users.state', 'users.password_hash', 'users.tokens_valid_after', 'organizations.products'])
     .where(sql`lower(users.email)`, '=', email.toLowerCase())
     .executeTakeFirst()
 }

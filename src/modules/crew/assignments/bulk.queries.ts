@@ -171,66 +171,64 @@ export interface NewAssignments {
 export function bulkInsertAssignments(db: Db, source: EventSource | Actor, userIds: string[], values: NewAssignments) {
   const { orgId } = source
   const newIds = uuidv7s(userIds.length)
-  return (
-    db
-      .with(
-        'input(id, user_id, ord)',
-        () =>
-          sql<{ id: string; user_id: string; ord: number }>`(select * from unnest(${newIds}::uuid[], ${userIds}::uuid[]) with ordinality)`,
-      )
-      .with('created', (qb) =>
-        qb
-          .insertInto('assignments')
-          .columns(['id', 'organization_id', 'user_id', 'ship_id', 'role', 'start_date', 'due_date', 'end_date'])
-          .expression((eb) =>
-            eb
-              .selectFrom('input as i')
-              .select([
-                'i.id',
-                orgColumn(orgId),
-                'i.user_id',
-                sql<string>`${values.ship_id}::uuid`.as('ship_id'),
-                sql<string>`${values.role}::text`.as('role'),
-                sql<string>`${values.start_date}::date`.as('start_date'),
-                sql<string>`${values.due_date}::date`.as('due_date'),
-                sql<string>`${values.end_date}::date`.as('end_date'),
-              ])
-              .where(({ not, exists, selectFrom }) =>
-                not(
-                  exists(
-                    selectFrom('assignments as x')
-                      .select('x.id')
-                      .where('x.organization_id', '=', orgId)
-                      .where('x.ship_id', '=', values.ship_id)
-                      .whereRef('x.user_id', '=', 'i.user_id')
-                      .where(activeOn('x'))
-                      .where(activeWith(sql`${values.end_date}::date`)),
-                  ),
+  return db
+    .with(
+      'input(id, user_id, ord)',
+      () =>
+        sql<{ id: string; user_id: string; ord: number }>`(select * from unnest(${newIds}::uuid[], ${userIds}::uuid[]) with ordinality)`,
+    )
+    .with('created', (qb) =>
+      qb
+        .insertInto('assignments')
+        .columns(['id', 'organization_id', 'user_id', 'ship_id', 'role', 'start_date', 'due_date', 'end_date'])
+        .expression((eb) =>
+          eb
+            .selectFrom('input as i')
+            .select([
+              'i.id',
+              orgColumn(orgId),
+              'i.user_id',
+              sql<string>`${values.ship_id}::uuid`.as('ship_id'),
+              sql<string>`${values.role}::text`.as('role'),
+              sql<string>`${values.start_date}::date`.as('start_date'),
+              sql<string>`${values.due_date}::date`.as('due_date'),
+              sql<string>`${values.end_date}::date`.as('end_date'),
+            ])
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom('assignments as x')
+                    .select('x.id')
+                    .where('x.organization_id', '=', orgId)
+                    .where('x.ship_id', '=', values.ship_id)
+                    .whereRef('x.user_id', '=', 'i.user_id')
+                    .where(activeOn('x'))
+                    .where(activeWith(sql`${values.end_date}::date`)),
                 ),
               ),
-          )
-          .returningAll(),
-      )
-      // One `assignment.created` per created assignment, in request order: the assignment as the answer shows it.
-      .with('audit', (qc) =>
-        eventsInsert(
-          qc,
-          source,
-          'assignment.created',
-          'assignment',
-          objectRows(
-            assignmentWire('a'),
-            sql`input i join created a on a.id = i.id join users u on u.id = a.user_id join ships s on s.id = a.ship_id order by i.ord`,
-          ),
-          uuidv7s(userIds.length),
+            ),
+        )
+        .returningAll(),
+    )
+    // One `assignment.created` per created assignment, in request order: the assignment as the answer shows it.
+    .with('audit', (qc) =>
+      eventsInsert(
+        qc,
+        source,
+        'assignment.created',
+        'assignment',
+        objectRows(
+          assignmentWire('a'),
+          sql`input i join created a on a.id = i.id join users u on u.id = a.user_id join ships s on s.id = a.ship_id order by i.ord`,
         ),
-      )
-      .selectFrom('input as i')
-      .leftJoin('created as a', 'a.id', 'i.id')
-      .leftJoin('users as u', 'u.id', 'a.user_id')
-      .leftJoin('ships as s', 's.id', 'a.ship_id')
-      .select(['i.user_id as requested_user_id', ...rowColumns])
-      .orderBy('i.ord')
-      .execute() as Promise<(Partial<AssignmentRow> & { requested_user_id: string })[]>
-  )
+        uuidv7s(userIds.length),
+      ),
+    )
+    .selectFrom('input as i')
+    .leftJoin('created as a', 'a.id', 'i.id')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('ships as s', 's.id', 'a.ship_id')
+    .select(['i.user_id as requested_user_id', ...rowColumns])
+    .orderBy('i.ord')
+    .execute() as Promise<(Partial<AssignmentRow> & { requested_user_id: string })[]>
 }

@@ -44,8 +44,7 @@ export const Issue = Type.Object(
       }),
     ),
     targetType: Type.Enum(['requirement', 'identity_document', 'certificate', 'registration', 'assignment'], {
-      description:
-        '"requirement" when no document of the type exists; "assignment" for no_requirements (this one) and overlapping_assignment (the other)',
+      description: '"requirement" when no document of the type exists; "assignment" for no_requirements (this one) and overlapping_assignment (the other)',
     }),
     targetId: Nullable(Uuid),
     message: Type.String({ description: 'A sentence for people' }),

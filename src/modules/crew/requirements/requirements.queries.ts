@@ -55,10 +55,8 @@ export async function replaceRequirements(trx: Db, actor: Actor, items: Matrix):
   }))
   const side = (matrix: RawBuilder<unknown>) => sql`jsonb_build_object('id', ${orgId}::text, 'items', ${matrix})`
   await trx
-    .with(
-      'n',
-      () =>
-        sql`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+    .with('n', () =>
+      sql`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         as n(position int, role text, document_types text[], certificate_types text[], min_sea_service_days int))`,
     )
     .with('w', (qc) =>

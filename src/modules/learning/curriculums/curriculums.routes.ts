@@ -1,3 +1,4 @@
+
 import { ADMIN } from '../../../lib/access.js'
 import { notFound } from '../../../lib/errors.js'
 import { NoContent } from '../../../lib/schemas.js'

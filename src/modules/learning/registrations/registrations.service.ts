@@ -20,8 +20,7 @@ export async function submitAttempt(
   const { orgId } = actor
   const result = await recordAttempt(db, actor, registrationId, assigneeId, attempt, expiringSoonDays)
   if (!result) {
-    if (await isPackagedRegistration(db, orgId, registrationId, assigneeId))
-      throw conflict('This course records its results from its sessions')
+    if (await isPackagedRegistration(db, orgId, registrationId, assigneeId)) throw conflict('This course records its results from its sessions')
     throw notFound('Registration')
   }
   const { created, ...registration } = result

@@ -87,9 +87,7 @@ export function findWebhook(db: Executor, orgId: string, webhookId: string, lock
  */
 export function updateWebhook(db: Executor, actor: Actor, webhookId: string, changes: WebhookColumns | { secret: string }) {
   const rows =
-    'secret' in changes
-      ? sql<{ target_id: string; data: unknown }>`select a.id as target_id, '{}'::jsonb as data from a`
-      : updatedRows(webhookWire)
+    'secret' in changes ? sql<{ target_id: string; data: unknown }>`select a.id as target_id, '{}'::jsonb as data from a` : updatedRows(webhookWire)
   return db
     .with('o', (qc) => qc.selectFrom('webhooks').selectAll().where('organization_id', '=', actor.orgId).where('id', '=', webhookId))
     .with('a', (qc) =>
@@ -111,7 +109,9 @@ export function updateWebhook(db: Executor, actor: Actor, webhookId: string, cha
 /** Deletes the subscription (its delivery log goes with it) and writes its `webhook.deleted` event in one statement. */
 export function deleteWebhook(db: Db, actor: Actor, webhookId: string) {
   return db
-    .with('a', (qc) => qc.deleteFrom('webhooks').where('organization_id', '=', actor.orgId).where('id', '=', webhookId).returningAll())
+    .with('a', (qc) =>
+      qc.deleteFrom('webhooks').where('organization_id', '=', actor.orgId).where('id', '=', webhookId).returningAll(),
+    )
     .with('audit', (qc) => eventsInsert(qc, actor, 'webhook.deleted', 'webhook', objectRows(webhookWire('a'), 'a'), uuidv7s(1)))
     .selectFrom('a')
     .select('a.id')
@@ -130,7 +130,10 @@ export function listWebhooks(db: Db, orgId: string, query: { limit: number; curs
  */
 function namedDeliveries(db: Db, orgId: string, webhookId: string) {
   const eventOf = withEventNames(
-    db.selectFrom('events').where('events.organization_id', '=', orgId).where(sql<boolean>`events.id = webhook_deliveries.event_id`),
+    db
+      .selectFrom('events')
+      .where('events.organization_id', '=', orgId)
+      .where(sql<boolean>`events.id = webhook_deliveries.event_id`),
   )
     .select(['events.target_type', 'events.target_id'])
     // One event per delivery anyway; the limit keeps PostgreSQL from flattening the join into a plan
@@ -192,14 +195,7 @@ export async function insertTestEvent(trx: Transaction<DB>, actor: Actor, webhoo
     .with('d', (qc) =>
       qc
         .insertInto('webhook_deliveries')
-        .values({
-          id: uuidv7(),
-          organization_id: actor.orgId,
-          webhook_id: webhookId,
-          event_id: eventId,
-          event_type: 'webhook.test',
-          next_attempt_at: new Date(),
-        })
+        .values({ id: uuidv7(), organization_id: actor.orgId, webhook_id: webhookId, event_id: eventId, event_type: 'webhook.test', next_attempt_at: new Date() })
         .returning('id'),
     )
     .with('q', () => sql`(select webhook_enqueue(array_agg(id), now()), pg_notify('webhook_deliveries', '') from d)`)

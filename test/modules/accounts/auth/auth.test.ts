@@ -123,10 +123,7 @@ describe('bearer tokens', () => {
     expect((await user.api.get('/api/v1/shared/users/me/session')).status).toBe(401)
     // The right password is told the account is suspended; a wrong one only that it is incorrect.
     const refused = await anonymous().post('/api/v1/auth/token', { email: user.email, password: PASSWORD })
-    expect([refused.status, refused.body]).toEqual([
-      401,
-      { detail: "This account is suspended: ask your organization's admin to restore it" },
-    ])
+    expect([refused.status, refused.body]).toEqual([401, { detail: "This account is suspended: ask your organization's admin to restore it" }])
     const guessed = await anonymous().post('/api/v1/auth/token', { email: user.email, password: 'wrong password' })
     expect([guessed.status, guessed.body]).toEqual([401, { detail: 'Incorrect email or password' }])
     expect((await org.admin.api.patch(`/api/v1/shared/users/${user.id}`, { state: 'active' })).status).toBe(200)

@@ -37,9 +37,7 @@ describe('no_requirements', () => {
     ])
     const fleet = await org.admin.api.get(`/api/v1/learn/readiness?as_of=${AS_OF}&code=no_requirements`)
     expect(fleet.body.items).toMatchObject([{ assignmentId: bosun.id, ready: true, warningCount: 1, codes: ['no_requirements'] }])
-    expect((await org.admin.api.get(`/api/v1/shared/ships/${ship.id}/readiness?as_of=${AS_OF}`)).body.byCode).toEqual({
-      no_requirements: 1,
-    })
+    expect((await org.admin.api.get(`/api/v1/shared/ships/${ship.id}/readiness?as_of=${AS_OF}`)).body.byCode).toEqual({ no_requirements: 1 })
   })
 
   it('matches the role trimmed and case-insensitively: a named role has its requirements, not the warning', async () => {
@@ -86,13 +84,7 @@ describe('overlapping_assignment', () => {
       { id: openEnded.id, message: 'This person is also assigned from 2030-02-01 with no end date, overlapping this assignment.' },
     ].sort((a, b) => (a.id < b.id ? -1 : 1))
     expect(verdict.warnings).toEqual(
-      expected.map(({ id, message }) => ({
-        code: 'overlapping_assignment',
-        requirement: null,
-        targetType: 'assignment',
-        targetId: id,
-        message,
-      })),
+      expected.map(({ id, message }) => ({ code: 'overlapping_assignment', requirement: null, targetType: 'assignment', targetId: id, message })),
     )
     // The open-ended one runs to as_of + openEndedHorizonDays (180): past the later one's start.
     expect((await warningsOf(org, later.id)).map((i: { targetId: string }) => i.targetId)).toEqual([openEnded.id])
@@ -100,10 +92,7 @@ describe('overlapping_assignment', () => {
     expect(fleet.body.items.map((i: { assignmentId: string }) => i.assignmentId).sort()).toEqual(
       [first.id, second.id, later.id, openEnded.id].sort(),
     )
-    expect(fleet.body.items.find((i: { assignmentId: string }) => i.assignmentId === first.id)).toMatchObject({
-      warningCount: 2,
-      ready: true,
-    })
+    expect(fleet.body.items.find((i: { assignmentId: string }) => i.assignmentId === first.id)).toMatchObject({ warningCount: 2, ready: true })
   })
 
   it('shows in a stored ship summary as soon as another assignment of the person is moved onto its dates or away', async () => {

@@ -125,11 +125,7 @@ describe('passing a course with a certificate template', () => {
     expect(await certificatesOf(org, s.user)).toHaveLength(1)
     const events = await eventsOf(org.id, certificate!.id as string)
     expect(events).toEqual([{ type: 'certificate.created', actor_user_id: null, data: certificate }])
-    const history = await t.database.db
-      .selectFrom('verification_events')
-      .selectAll()
-      .where('target_id', '=', certificate!.id as string)
-      .execute()
+    const history = await t.database.db.selectFrom('verification_events').selectAll().where('target_id', '=', certificate!.id as string).execute()
     expect(history.map((row) => [row.from_status, row.to_status, row.action])).toEqual([[null, 'verified', 'create']])
   })
 
@@ -181,11 +177,7 @@ describe('passing a course with a certificate template', () => {
         registrationId: [s.registrationId, secondRegistration],
       },
     })
-    const history = await t.database.db
-      .selectFrom('verification_events')
-      .selectAll()
-      .where('target_id', '=', renewed.id as string)
-      .execute()
+    const history = await t.database.db.selectFrom('verification_events').selectAll().where('target_id', '=', renewed.id as string).execute()
     expect(history.map((row) => [row.from_status, row.action])).toEqual([
       [null, 'create'],
       ['verified', 'course_passed'],
@@ -238,11 +230,7 @@ describe('passing a course with a certificate template', () => {
     expect((await other.admin.api.get(`/api/v1/crew/certificates/${certificate!.id}`)).status).toBe(404)
     expect((await org.crew.api.get(`/api/v1/crew/certificates/${certificate!.id}`)).status).toBe(404)
     expect((await s.user.api.get(`/api/v1/crew/certificates/${certificate!.id}`)).body).toEqual(certificate)
-    const rows = await t.database.db
-      .selectFrom('certificates')
-      .select('organization_id')
-      .where('id', '=', certificate!.id as string)
-      .execute()
+    const rows = await t.database.db.selectFrom('certificates').select('organization_id').where('id', '=', certificate!.id as string).execute()
     expect(rows).toEqual([{ organization_id: org.id }])
   })
 
@@ -257,11 +245,7 @@ describe('passing a course with a certificate template', () => {
     expect([res.body.source, res.body.registrationId]).toEqual(['manual', null])
     const patched = await org.admin.api.patch(`/api/v1/crew/certificates/${res.body.id}`, { source: 'course' })
     expect(patched.body.source).toBe('manual')
-    const rows = await t.database.db
-      .selectFrom('certificates')
-      .select(['source', 'registration_id'])
-      .where('user_id', '=', org.crew.id)
-      .execute()
+    const rows = await t.database.db.selectFrom('certificates').select(['source', 'registration_id']).where('user_id', '=', org.crew.id).execute()
     expect(rows).toEqual([{ source: 'manual', registration_id: null }])
   })
 })

@@ -82,9 +82,7 @@ describe('launching', () => {
     const wrongIndex = await org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/launch`, { auIndex: 3 })
     expect(wrongIndex.status).toBe(422)
     expect(wrongIndex.body.detail[0].loc).toEqual(['body', 'auIndex'])
-    const others = await enroll(t.database.db, org.id, org.admin.id, {
-      courseId: (await packagedCourse(t.database.db, org.id, [{}])).courseId,
-    })
+    const others = await enroll(t.database.db, org.id, org.admin.id, { courseId: (await packagedCourse(t.database.db, org.id, [{}])).courseId })
     expect((await org.crew.api.post(`/api/v1/learn/registrations/${others.registrationId}/launch`, {})).status).toBe(404)
     expect((await org.admin.api.post(`/api/v1/learn/registrations/${registrationId}/launch`, {})).status).toBe(201)
   })
@@ -96,9 +94,7 @@ describe('launching', () => {
     expect((await other.admin.api.post(`/api/v1/learn/registrations/${registrationId}/launch`, {})).status).toBe(404)
     expect((await other.admin.api.get(`/api/v1/learn/registrations/${registrationId}/sessions`)).status).toBe(404)
     expect((await other.admin.api.post(`/api/v1/learn/sessions/${au.sessionId}/abandon`)).status).toBe(404)
-    expect(
-      (await other.admin.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, { auIndex: 0, reason: 'Administrative' })).status,
-    ).toBe(404)
+    expect((await other.admin.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, { auIndex: 0, reason: 'Administrative' })).status).toBe(404)
   })
 })
 
@@ -122,10 +118,7 @@ describe('sessions as attempts', () => {
     const { registrationId, courseId } = await registrationOn([{ moveOn: 'Completed' }])
     const au = await launchAu(t.app, t.config.publicUrl, org.crew.api, registrationId)
     await au.lrs.post('/statements', [au.statement('initialized'), au.statement('completed')])
-    expect((await org.crew.api.get(`/api/v1/learn/registrations/${registrationId}`)).body).toMatchObject({
-      status: 'passed',
-      attempt_count: 0,
-    })
+    expect((await org.crew.api.get(`/api/v1/learn/registrations/${registrationId}`)).body).toMatchObject({ status: 'passed', attempt_count: 0 })
     expect(await courseStats(t.database.db, courseId)).toMatchObject({ attempted: 0, passed: 0 })
     // Two more learners pass mid-session, one fails a whole attempt: the share stays within 0..1.
     for (let i = 0; i < 2; i++) {
@@ -137,9 +130,7 @@ describe('sessions as attempts', () => {
     await launchAu(t.app, t.config.publicUrl, org.crew.api, failing.registrationId)
     await launchAu(t.app, t.config.publicUrl, org.crew.api, failing.registrationId) // abandons the first: an attempt
     const difficulty = async () =>
-      (await org.admin.api.get('/api/v1/learn/admin/analytics/course-difficulty')).body.data.find(
-        (c: { courseId: string }) => c.courseId === courseId,
-      )
+      (await org.admin.api.get('/api/v1/learn/admin/analytics/course-difficulty')).body.data.find((c: { courseId: string }) => c.courseId === courseId)
     expect(await difficulty()).toMatchObject({ passRate: 0, avgAttempts: 1, enrollments: 4 })
     await au.lrs.post('/statements', au.statement('terminated'))
     expect(await courseStats(t.database.db, courseId)).toMatchObject({ attempted: 2, attempts_total: 2, passed: 1 })
@@ -148,9 +139,7 @@ describe('sessions as attempts', () => {
 
   it('does not count a registration passed by a waive alone in passRate', async () => {
     const { registrationId, courseId } = await registrationOn([{ moveOn: 'Completed' }])
-    expect(
-      (await org.admin.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, { auIndex: 0, reason: 'Tested Out' })).status,
-    ).toBe(200)
+    expect((await org.admin.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, { auIndex: 0, reason: 'Tested Out' })).status).toBe(200)
     expect(await courseStats(t.database.db, courseId)).toMatchObject({ attempted: 0, passed: 0 })
   })
 
@@ -167,11 +156,7 @@ describe('sessions as attempts', () => {
   it('abandons sessions past their expiry in the sweep, once', async () => {
     const { registrationId } = await registrationOn([{}])
     const au = await launchAu(t.app, t.config.publicUrl, org.crew.api, registrationId)
-    await t.database.db
-      .updateTable('learning_sessions')
-      .set({ expires_at: sql<Date>`now() - interval '1 minute'` })
-      .where('id', '=', au.sessionId)
-      .execute()
+    await t.database.db.updateTable('learning_sessions').set({ expires_at: sql<Date>`now() - interval '1 minute'` }).where('id', '=', au.sessionId).execute()
     const expired = (await expiredSessions(t.database.db, 1000)).filter((s) => s.id === au.sessionId)
     expect(expired).toHaveLength(1)
     const deps = { db: t.database.db, config: t.config, standards: STANDARDS }
@@ -212,10 +197,7 @@ describe('moveOn, blocks and waive', () => {
   const blocks = [{ id: 'https://example.com/courses/fire-safety/block/1', auIndexes: [0, 1] }]
 
   it('satisfies NotApplicable AUs at registration and the block and course once the rest meet their moveOn', async () => {
-    const { registrationId } = await registrationOn(
-      [{ moveOn: 'NotApplicable' }, { moveOn: 'Completed' }, { moveOn: 'CompletedAndPassed' }],
-      { blocks },
-    )
+    const { registrationId } = await registrationOn([{ moveOn: 'NotApplicable' }, { moveOn: 'Completed' }, { moveOn: 'CompletedAndPassed' }], { blocks })
     const au1 = await launchAu(t.app, t.config.publicUrl, org.crew.api, registrationId, { auIndex: 1 })
     await au1.lrs.post('/statements', [au1.statement('initialized'), au1.statement('completed'), au1.statement('terminated')])
     expect((await verbsOf(registrationId)).filter((verb) => verb === 'satisfied')).toHaveLength(1) // the block
@@ -234,11 +216,10 @@ describe('moveOn, blocks and waive', () => {
       .where('verb_id', '=', 'https://w3id.org/xapi/adl/verbs/satisfied')
       .orderBy('seq')
       .execute()
-    expect(
-      satisfied.map(
-        ({ statement }) => (statement as { context: { contextActivities: { grouping: unknown } } }).context.contextActivities.grouping,
-      ),
-    ).toEqual([[{ id: blocks[0].id }], [{ id: 'https://example.com/courses/fire-safety' }]])
+    expect(satisfied.map(({ statement }) => (statement as { context: { contextActivities: { grouping: unknown } } }).context.contextActivities.grouping)).toEqual([
+      [{ id: blocks[0].id }],
+      [{ id: 'https://example.com/courses/fire-safety' }],
+    ])
   })
 
   it('satisfies a course of NotApplicable AUs on its first launch', async () => {
@@ -251,9 +232,7 @@ describe('moveOn, blocks and waive', () => {
     const { registrationId } = await registrationOn([{ moveOn: 'Passed', masteryScore: 0.8 }])
     const body = { auIndex: 0, reason: 'Tested Out' }
     expect((await org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, body)).status).toBe(403)
-    expect(
-      (await org.admin.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, { auIndex: 0, reason: 'Because' })).status,
-    ).toBe(422)
+    expect((await org.admin.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, { auIndex: 0, reason: 'Because' })).status).toBe(422)
     const waived = await org.admin.api.post(`/api/v1/learn/registrations/${registrationId}/waive`, body)
     expect(waived.status).toBe(200)
     expect(waived.body).toMatchObject({ id: registrationId, status: 'passed' })
@@ -275,10 +254,7 @@ describe('moveOn, blocks and waive', () => {
 
   it('refuses self-reported attempts on a packaged course', async () => {
     const { registrationId } = await registrationOn([{}])
-    const attempt = await org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/attempts`, {
-      attemptId: crypto.randomUUID(),
-      passed: true,
-    })
+    const attempt = await org.crew.api.post(`/api/v1/learn/registrations/${registrationId}/attempts`, { attemptId: crypto.randomUUID(), passed: true })
     expect(attempt.status).toBe(409)
     expect(attempt.body).toEqual({ detail: 'This course records its results from its sessions' })
   })

@@ -46,5 +46,4 @@ export class ControlledStorage {
 }
 
 /** Resolves once the stream is destroyed. */
-export const closed = (stream: PassThrough) =>
-  new Promise<void>((resolve) => (stream.destroyed ? resolve() : stream.once('close', resolve)))
+export const closed = (stream: PassThrough) => new Promise<void>((resolve) => (stream.destroyed ? resolve() : stream.once('close', resolve)))

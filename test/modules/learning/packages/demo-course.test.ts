@@ -27,23 +27,14 @@ describe('the demo course', () => {
     const zip = join(await mkdtemp(join(tmpdir(), 'seaworthy-demo-course-')), 'demo-course.zip')
     await promisify(execFile)(process.execPath, ['scripts/build-demo-course.mjs', zip])
     const demo = await seedDemo(t.database.db)
-    const deps = {
-      db: t.database.db,
-      storage: createStorage(t.config),
-      config: t.config,
-      log: pino({ level: 'silent' }),
-      readers: PACKAGE_READERS,
-    }
+    const deps = { db: t.database.db, storage: createStorage(t.config), config: t.config, log: pino({ level: 'silent' }), readers: PACKAGE_READERS }
     const courseId = await seedDemoCourse(deps, demo, zip)
     expect(courseId).not.toBeNull()
 
     const crewLogin = demo.logins.find((login) => login.role === 'crew')!
     const crew = await signIn(crewLogin.email, crewLogin.password)
     const structure = await crew.get(`/api/v1/learn/courses/${courseId}/structure`)
-    expect(structure.body).toMatchObject({
-      standard: 'cmi5',
-      aus: [{ index: 0, moveOn: 'CompletedAndPassed', masteryScore: 0.8, launchMethod: 'OwnWindow' }],
-    })
+    expect(structure.body).toMatchObject({ standard: 'cmi5', aus: [{ index: 0, moveOn: 'CompletedAndPassed', masteryScore: 0.8, launchMethod: 'OwnWindow' }] })
     const registrations = (await crew.get('/api/v1/learn/registrations?limit=100')).body.items
     const registration = registrations.find((r: { course_id: string }) => r.course_id === courseId)
     expect(registration).toMatchObject({ status: 'not_started' })
@@ -54,13 +45,7 @@ describe('the demo course', () => {
 
   it('is skipped when the install has no demo package', async () => {
     const demo = await seedDemo(t.database.db)
-    const deps = {
-      db: t.database.db,
-      storage: createStorage(t.config),
-      config: t.config,
-      log: pino({ level: 'silent' }),
-      readers: PACKAGE_READERS,
-    }
+    const deps = { db: t.database.db, storage: createStorage(t.config), config: t.config, log: pino({ level: 'silent' }), readers: PACKAGE_READERS }
     expect(await seedDemoCourse(deps, demo, join(tmpdir(), 'no-such-demo-course.zip'))).toBeNull()
   })
 })

@@ -35,11 +35,7 @@ describe('an outage', () => {
     control.failWritesUnder = `${org.id}/packages/`
     try {
       const job = await importPackage(t.app, org.admin.api, await PACKAGE())
-      expect(job).toMatchObject({
-        status: 'failed',
-        courseId: null,
-        errors: [{ code: 'import_unavailable', message: expect.any(String), path: '' }],
-      })
+      expect(job).toMatchObject({ status: 'failed', courseId: null, errors: [{ code: 'import_unavailable', message: expect.any(String), path: '' }] })
       // The first run and 3 reruns, each stopped at its first file.
       expect(control.failedWrites).toBe(4)
       const row = await t.database.db.selectFrom('course_imports').select('attempts').where('id', '=', job.id).executeTakeFirstOrThrow()

@@ -13,10 +13,7 @@ let t: TestApp
 let org: TestOrg
 beforeAll(async () => {
   own = await privateDatabase()
-  t = await buildTestApp(
-    { RUN_JOBS: '1' },
-    { database: own.database, jobs: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 } },
-  )
+  t = await buildTestApp({ RUN_JOBS: '1' }, { database: own.database, jobs: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 } })
   org = await createOrg(t.app, t.database.db)
 })
 afterAll(async () => {
@@ -90,11 +87,7 @@ describe('importing a cmi5 package', () => {
     const second = await importPackage(
       t.app,
       org.admin.api,
-      await zipOf({
-        'cmi5.xml': cmi5Xml([{ url: 'b.html' }, { url: 'c.html', attributes: 'moveOn="Passed" masteryScore="0.7"' }]),
-        'b.html': 'b',
-        'c.html': 'c',
-      }),
+      await zipOf({ 'cmi5.xml': cmi5Xml([{ url: 'b.html' }, { url: 'c.html', attributes: 'moveOn="Passed" masteryScore="0.7"' }]), 'b.html': 'b', 'c.html': 'c' }),
       { courseId: first.courseId },
     )
     expect(second).toMatchObject({ status: 'complete', courseId: first.courseId })
@@ -168,11 +161,7 @@ describe('results of a packaged course', () => {
       const res = await user.api.post(`/api/v1/learn/registrations/${packaged.registrationId}/attempts`, attempt)
       expect(res).toMatchObject({ status: 409, body: { detail: 'This course records its results from its sessions' } })
     }
-    const row = await t.database.db
-      .selectFrom('registrations')
-      .selectAll()
-      .where('id', '=', packaged.registrationId)
-      .executeTakeFirstOrThrow()
+    const row = await t.database.db.selectFrom('registrations').selectAll().where('id', '=', packaged.registrationId).executeTakeFirstOrThrow()
     expect(row).toMatchObject({ status: 'not_started', attempt_count: 0 })
     const other = await createOrg(t.app, t.database.db)
     expect((await other.admin.api.post(`/api/v1/learn/registrations/${packaged.registrationId}/attempts`, attempt)).status).toBe(404)

@@ -53,10 +53,7 @@ describe('cmi5 rules', () => {
   })
 
   it('refuses a document type declaration (entities are never expanded)', async () => {
-    const xml = cmi5Xml([{ url: 'index.html' }]).replace(
-      '<courseStructure',
-      '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>\n<courseStructure',
-    )
+    const xml = cmi5Xml([{ url: 'index.html' }]).replace('<courseStructure', '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>\n<courseStructure')
     await failsWith(await zipOf({ 'cmi5.xml': xml, ...INDEX }), [error('xml_doctype', 'cmi5.xml')])
   })
 
@@ -88,20 +85,12 @@ describe('cmi5 rules', () => {
   </block>`,
     )
     await failsWith(await zipOf({ 'cmi5.xml': xml, ...INDEX }), [
-      error(
-        'duplicate_id',
-        'courseStructure/block[0]',
-        'The id "https://example.com/objective/1" is also used by courseStructure/objective[0]',
-      ),
+      error('duplicate_id', 'courseStructure/block[0]', 'The id "https://example.com/objective/1" is also used by courseStructure/objective[0]'),
     ])
   })
 
   it('takes a cmi5.xml alone only with absolute AU URLs', async () => {
-    await failsWith(
-      Buffer.from(cmi5Xml([{ url: 'https://content.example.com/1.html' }, { url: 'index.html' }])),
-      [error('relative_url_without_package', 'au[1]')],
-      'text/xml',
-    )
+    await failsWith(Buffer.from(cmi5Xml([{ url: 'https://content.example.com/1.html' }, { url: 'index.html' }])), [error('relative_url_without_package', 'au[1]')], 'text/xml')
   })
 
   it('needs cmi5.xml or imsmanifest.xml at the root', async () => {
@@ -117,11 +106,7 @@ describe('unsafe archives', () => {
   })
 
   it('refuses symbolic links', async () => {
-    const zip = await zipOf({
-      'cmi5.xml': cmi5Xml([{ url: 'index.html' }]),
-      ...INDEX,
-      'link.html': { content: '/etc/passwd', mode: 0o120777 },
-    })
+    const zip = await zipOf({ 'cmi5.xml': cmi5Xml([{ url: 'index.html' }]), ...INDEX, 'link.html': { content: '/etc/passwd', mode: 0o120777 } })
     await failsWith(zip, [error('link', 'link.html', 'The entry is a symbolic link')])
   })
 
@@ -178,31 +163,16 @@ describe('SCORM rules', () => {
       expect(structure.body).toEqual({
         standard,
         // SCORM 2004: the organization's activity tree with its sequencing (its own test: standards/scorm/sequencing.test.ts).
-        ...(standard === 'scorm2004' && {
-          activities: [
-            expect.objectContaining({ parentId: null }),
-            expect.objectContaining({ id: 'item_bridge-watchkeeping', auIndex: 0 }),
-          ],
-        }),
+        ...(standard === 'scorm2004' && { activities: [expect.objectContaining({ parentId: null }), expect.objectContaining({ id: 'item_bridge-watchkeeping', auIndex: 0 })] }),
         aus: [
-          {
-            index: 0,
-            id: 'item_bridge-watchkeeping',
-            title: 'Bridge watchkeeping',
-            url: 'index.html',
-            moveOn: 'CompletedOrPassed',
-            masteryScore: 0.7,
-            launchMethod: 'AnyWindow',
-          },
+          { index: 0, id: 'item_bridge-watchkeeping', title: 'Bridge watchkeeping', url: 'index.html', moveOn: 'CompletedOrPassed', masteryScore: 0.7, launchMethod: 'AnyWindow' },
         ],
       })
     }
   })
 
   it('needs a known schema version', async () => {
-    await failsWith(await zipOf({ 'imsmanifest.xml': manifest('1.1', '', ''), ...INDEX }), [
-      error('unknown_schema_version', 'imsmanifest.xml/metadata'),
-    ])
+    await failsWith(await zipOf({ 'imsmanifest.xml': manifest('1.1', '', ''), ...INDEX }), [error('unknown_schema_version', 'imsmanifest.xml/metadata')])
   })
 
   it('needs every referenced resource, and each SCO with an href to a file of the package', async () => {

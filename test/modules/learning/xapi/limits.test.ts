@@ -140,23 +140,11 @@ describe('batches and depth', () => {
 
   it('refuses a batch past XAPI_MAX_BATCH from its first items, before the rest is parsed', async () => {
     // 1,001 statements, then text that is not JSON: only a count made before parsing answers 413 here.
-    const items = batchOf(1001)
-      .batch.map((s) => JSON.stringify(s))
-      .join(',')
+    const items = batchOf(1001).batch.map((s) => JSON.stringify(s)).join(',')
     const refused = await api.post('/statements', `[${items}, {"not json`, json)
     expect(refused.status).toBe(413)
     // A batch under the limit with the same tail is not JSON: 400.
-    expect(
-      (
-        await api.post(
-          '/statements',
-          `[${batchOf(3)
-            .batch.map((s) => JSON.stringify(s))
-            .join(',')}, {"not json`,
-          json,
-        )
-      ).status,
-    ).toBe(400)
+    expect((await api.post('/statements', `[${batchOf(3).batch.map((s) => JSON.stringify(s)).join(',')}, {"not json`, json)).status).toBe(400)
   })
 
   it('takes JSON nested 64 deep and refuses 65 and 5,000 deep with a 400, in PUT and POST', async () => {

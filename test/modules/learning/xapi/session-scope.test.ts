@@ -76,7 +76,7 @@ describe('a session credential', () => {
     ).toEqual([])
   })
 
-  it('writes only statements by its own actor in its own registration (403, nothing stored)', async () => {
+  it("writes only statements by its own actor in its own registration (403, nothing stored)", async () => {
     const before = (await storedRows(t, org.id)).length
     const ownStatement = mine.statement('initialized', { allowed: true }) as { context: Record<string, unknown> }
     for (const foreign of [

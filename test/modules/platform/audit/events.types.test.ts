@@ -507,11 +507,7 @@ const CASES: Case[] = [
     produce: async (h) => {
       const items = [{ role: 'Cook', documentTypes: ['passport'], certificateTypes: ['medical'] }]
       ok(await org.admin.api.put('/api/v1/crew/requirements', { items }, h))
-      return {
-        target: { type: 'organization', id: org.id },
-        actor: org.admin,
-        data: changes({ items: [[], items.map((item) => ({ ...item, minSeaServiceDays: null }))] }),
-      }
+      return { target: { type: 'organization', id: org.id }, actor: org.admin, data: changes({ items: [[], items.map((item) => ({ ...item, minSeaServiceDays: null }))] }) }
     },
   },
   {

@@ -218,11 +218,7 @@ describe('the delivery log by name', () => {
     const retry = await org.admin.api.post(`${BASE}/${webhook.id}/deliveries/${list.body.items[0].id}/retry`)
     expect(retry.status).toBe(200)
     expect(retry.body).toEqual({ ...list.body.items[0], status: 'pending', nextAttemptAt: expect.any(String) })
-    const stored = await t.database.db
-      .selectFrom('webhook_deliveries')
-      .select('status')
-      .where('id', '=', retry.body.id)
-      .executeTakeFirstOrThrow()
+    const stored = await t.database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', retry.body.id).executeTakeFirstOrThrow()
     expect(stored.status).toBe('pending')
   })
 })

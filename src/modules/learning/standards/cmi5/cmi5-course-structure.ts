@@ -61,11 +61,7 @@ function checkUrl(walk: Walk, url: string, where: string): void {
   if (isAbsolute(url)) {
     if (!/^https?:/i.test(url) || !URL.canParse(url)) walk.errors.add('invalid_url', `"${url}" is not a valid http(s) URL`, where)
   } else if (walk.files === null) {
-    walk.errors.add(
-      'relative_url_without_package',
-      `"${url}" is relative, but a course structure sent alone has only absolute AU URLs`,
-      where,
-    )
+    walk.errors.add('relative_url_without_package', `"${url}" is relative, but a course structure sent alone has only absolute AU URLs`, where)
   } else if (!resolvesInPackage(url, walk.files)) {
     walk.errors.add('url_not_in_package', `"${url}" names no file of the package`, where)
   }

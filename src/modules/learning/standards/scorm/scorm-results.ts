@@ -13,7 +13,13 @@ import { scormStatements } from './scorm-statements.js'
  * satisfaction and the pass), and the `completed` and `passed` / `failed` statements, returned for the
  * caller to write with the session's others, in order. Browse and Review count towards nothing.
  */
-export async function judgeScormSession(trx: Db, deps: LaunchDeps, source: Source, run: Run, session: SessionRow): Promise<SessionOutcome> {
+export async function judgeScormSession(
+  trx: Db,
+  deps: LaunchDeps,
+  source: Source,
+  run: Run,
+  session: SessionRow,
+): Promise<SessionOutcome> {
   const cmi = session.runtime as Record<string, any> | null
   if (session.launch_mode !== 'Normal' || !cmi) return { session, statements: [] }
   const result = scormResult(run.reg.standard as ScormStandard, cmi, run.aus[session.au_index].mastery_score)

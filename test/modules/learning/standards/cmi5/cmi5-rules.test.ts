@@ -65,19 +65,11 @@ describe('cmi5 statement rules on a session credential', () => {
     expect((await registration(registrationId)).status).toBe('in_progress')
     expect((await au.lrs.post('/statements', au.statement('completed', { objectId: 'https://example.com/other' }))).status).toBe(403)
     const otherSession = au.statement('completed')
-    ;(otherSession.context as { extensions: Record<string, string> }).extensions[
-      'https://w3id.org/xapi/cmi5/context/extensions/sessionid'
-    ] = 'another'
+    ;(otherSession.context as { extensions: Record<string, string> }).extensions['https://w3id.org/xapi/cmi5/context/extensions/sessionid'] = 'another'
     expect((await au.lrs.post('/statements', otherSession)).status).toBe(403)
     const experienced = au.statement('experienced', { allowed: true, objectId: 'https://example.com/page/3' })
     expect((await au.lrs.post('/statements', experienced)).status).toBe(200)
-    const claimed = {
-      ...au.statement('experienced'),
-      context: {
-        ...(experienced.context as object),
-        contextActivities: { category: [{ id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }] },
-      },
-    }
+    const claimed = { ...au.statement('experienced'), context: { ...(experienced.context as object), contextActivities: { category: [{ id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }] } } }
     expect((await au.lrs.post('/statements', claimed)).status).toBe(403)
     expect((await au.lrs.post('/statements', au.statement('completed'))).status).toBe(200)
     expect((await registration(registrationId)).status).toBe('passed')
@@ -90,9 +82,7 @@ describe('cmi5 statement rules on a session credential', () => {
       Array.from({ length: 4 }, () => au.lrs.post('/statements', au.statement('passed', { score: 0.9, masteryScore: 0.7 }))),
     )
     expect(answers.map((a) => a.status).sort()).toEqual([200, 403, 403, 403])
-    const read = await au.lrs.get(
-      `/statements?registration=${registrationId}&verb=${encodeURIComponent('http://adlnet.gov/expapi/verbs/passed')}`,
-    )
+    const read = await au.lrs.get(`/statements?registration=${registrationId}&verb=${encodeURIComponent('http://adlnet.gov/expapi/verbs/passed')}`)
     expect(read.body.statements).toHaveLength(1)
   })
 
