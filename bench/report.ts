@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { CpuPerRequest } from './cpu.js'
 import type { LoadResult } from './load.js'
+import type { Runtime } from './runtime.js'
 
 export interface Row {
   name: string
@@ -11,8 +12,15 @@ export interface Row {
   rssMb: number
   /** Server and PostgreSQL CPU per request, in µs. */
   cpu?: CpuPerRequest
+  /** The server's event-loop delay and GC pauses over the load (absent for the bare app, which has no /metrics). */
+  runtime?: Runtime
   note?: string
 }
+
+/** Event-loop delay p50 / p99 / max over the load, ms. */
+export const loopOf = (row: Row) => (row.runtime ? `${row.runtime.loopP50Ms} / ${row.runtime.loopP99Ms} / ${row.runtime.loopMaxMs}` : '–')
+/** GC pauses over the load: total ms (major ms) in how many pauses. */
+export const gcOf = (row: Row) => (row.runtime ? `${row.runtime.gcMs} ms (major ${row.runtime.gcMajorMs}) in ${row.runtime.gcPauses}` : '–')
 
 export interface Target {
   goal: string
@@ -158,6 +166,16 @@ export function evaluateTargets(rows: Row[], rssHighWaterMb: number): Target[] {
       `${big.p50} ms vs ${small.p50} ms (${fmt(big.p50 / Math.max(small.p50, 1), 1)} ×)`,
     ]),
     ...xapiTargets(rows),
+    tailsTarget(rows),
+    ratio(
+      'create identity document p99 with the fleet sweep running ≤ 1.5 × without (issue 42)',
+      rows,
+      ['document-create-sweeping', 'document-create'],
+      (sweeping, plain) => [
+        sweeping.p99 <= 1.5 * plain.p99,
+        `${sweeping.p99} ms vs ${plain.p99} ms (${fmt(sweeping.p99 / plain.p99, 2)} ×)`,
+      ],
+    ),
     {
       goal: 'zero errors and zero non-2xx in every scenario',
       met: failing.length === 0,
@@ -165,6 +183,26 @@ export function evaluateTargets(rows: Row[], rssHighWaterMb: number): Target[] {
     },
     { goal: `server RSS ≤ ${RSS_LIMIT_MB} MB`, met: rssHighWaterMb <= RSS_LIMIT_MB, detail: `peak (VmHWM) ${rssHighWaterMb} MB` },
   ]
+}
+
+// Issue 42's tails: p99 within 4 × p50 for reads, 5 × for writes (the bare app and the batches from one connection aside).
+const WRITES = /create|patch|record|bulk|post|put/
+const TAILS_ASIDE = new Set(['bare-fastify', 'xapi-post-100', 'xapi-post-1000'])
+
+function tailsTarget(rows: Row[]): Target {
+  const measured = rows.filter((row) => row.result && !TAILS_ASIDE.has(row.name))
+  const over = measured.filter((row) => {
+    const r = row.result!
+    return r.p99 > (WRITES.test(row.name) ? 5 : 4) * Math.max(r.p50, 1)
+  })
+  return {
+    goal: 'p99 ≤ 4 × p50 for every read scenario, ≤ 5 × for writes',
+    met: measured.length > 0 && over.length === 0,
+    detail:
+      over.length === 0
+        ? `${measured.length} scenarios within`
+        : `over: ${over.map((row) => `${row.name} ${row.result!.p99} / ${row.result!.p50} ms`).join(', ')}`,
+  }
 }
 
 function statusSummary(row: Row): string {
@@ -179,15 +217,15 @@ function statusSummary(row: Row): string {
 export function renderTable(rows: Row[]): string {
   const baseline = rows.find((row) => row.name === 'baseline')?.result?.rps
   const lines = [
-    '| scenario | req/s | % of baseline | p50 ms | p99 ms | server CPU µs/req | PostgreSQL CPU µs/req | MultiXacts/req | errors | non-2xx | peak RSS MB | responses |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+    '| scenario | req/s | % of baseline | p50 ms | p99 ms | server CPU µs/req | PostgreSQL CPU µs/req | MultiXacts/req | errors | non-2xx | peak RSS MB | event loop p50 / p99 / max ms | GC pauses | responses |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
   ]
   for (const row of rows) {
     const r = row.result
     const share = r && baseline ? `${fmt((100 * r.rps) / baseline, 1)} %` : '–'
     const cpu = row.cpu ? [row.cpu.serverUs, row.cpu.postgresUs, row.cpu.multixacts ?? '–'] : ['–', '–', '–']
     const cells = r ? [fmt(r.rps), share, r.p50, r.p99, ...cpu, r.errors, r.non2xx] : Array(9).fill('–')
-    lines.push(`| ${row.title} | ${cells.join(' | ')} | ${row.rssMb} | ${statusSummary(row)} |`)
+    lines.push(`| ${row.title} | ${cells.join(' | ')} | ${row.rssMb} | ${loopOf(row)} | ${gcOf(row)} | ${statusSummary(row)} |`)
   }
   return lines.join('\n')
 }

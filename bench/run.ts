@@ -8,7 +8,8 @@ import { measureCpu } from './cpu.js'
 import { apiOf, prepareBench, probe, settle } from './harness.js'
 import type { LoadRequest, LoadSpec } from './load.js'
 import { runLoad } from './run-load.js'
-import { evaluateTargets, type Row, renderTable, renderTargets, writeResults } from './report.js'
+import { measureRuntime } from './runtime.js'
+import { evaluateTargets, gcOf, loopOf, type Row, renderTable, renderTargets, writeResults } from './report.js'
 import type { Api, Scenario } from './scenario.js'
 import { scenarios } from './scenarios.js'
 import { plan } from './seed.js'
@@ -39,6 +40,7 @@ async function runScenario(
   headers: Record<string, string>,
   api: Api,
   scenario: Scenario,
+  { settle: waitForQuiet = true } = {},
 ): Promise<Row> {
   const row: Row = { name: scenario.name, title: scenario.title, rssMb: 0 }
   let requests: LoadRequest[]
@@ -51,17 +53,45 @@ async function runScenario(
   }
   const connections = scenario.connections ?? settings.connections
   const spec: LoadSpec = { url: server.url, connections, duration: settings.duration, headers, requests }
-  await settle(postgres)
+  // A sweeping scenario's sweep is the point: its queries are not waited out.
+  if (waitForQuiet) await settle(postgres)
   server.takePeakRss()
   const cpu = await measureCpu(server.pid, postgres)
+  const runtime = await measureRuntime(server.url)
   row.result = await runLoad(spec, scenario.name, workDir)
   row.rssMb = server.takePeakRss()
+  row.runtime = await runtime()
   row.cpu = await cpu(row.result.requests)
   const r = row.result
   console.log(
-    `  ${scenario.name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  CPU/request: server ${row.cpu.serverUs} µs, PostgreSQL ${row.cpu.postgresUs} µs, MultiXacts/request ${row.cpu.multixacts ?? '–'}`,
+    `  ${scenario.name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  CPU/request: server ${row.cpu.serverUs} µs, PostgreSQL ${row.cpu.postgresUs} µs, MultiXacts/request ${row.cpu.multixacts ?? '–'}, event loop p50/p99/max ${loopOf(row)} ms, GC ${gcOf(row)}`,
   )
   return row
+}
+
+const SWEEP_JOB = 'sea-service-sweep'
+const SWEEP_START_MS = 60_000
+
+/**
+ * The scenario on a server of its own with the background jobs on and the contract sea-service sweep due
+ * over the whole fleet (every organization's mark cleared: its next run re-reads every ended contract, as
+ * a first run does): loaded once the sweep holds its lease, the row notes whether it still ran at the end.
+ */
+async function whileSweeping(postgres: pg.Client, secret: string, headers: Record<string, string>, scenario: Scenario) {
+  await postgres.query('delete from sweep_marks where job = $1', [SWEEP_JOB])
+  const server = await startServer(settings.databaseUrl, secret, settings.serverEntry, {
+    env: { WORKERS: String(settings.workers), RUN_JOBS: '1' },
+  })
+  try {
+    const leased = async () => (await postgres.query('select 1 from job_leases where job = $1', [SWEEP_JOB])).rowCount === 1
+    const deadline = Date.now() + SWEEP_START_MS
+    while (!(await leased()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200))
+    const row = await runScenario(server, postgres, headers, apiOf(server.url, headers), scenario, { settle: false })
+    row.note = [row.note, (await leased()) ? 'the sweep ran throughout' : 'the sweep ended before the load did'].filter(Boolean).join('; ')
+    return row
+  } finally {
+    await server.stop()
+  }
 }
 
 function withoutPassword(url: string): string {
@@ -113,7 +143,10 @@ async function main(): Promise<void> {
     console.log(
       `Load: ${settings.duration} s × ${settings.connections} connections per scenario, server pid ${server.pid} on Node.js ${process.version}`,
     )
-    for (const scenario of list) rows.push(await runScenario(scenario.server === 'bare' ? bare : server, postgres, headers, api, scenario))
+    for (const scenario of list) {
+      if (scenario.server === 'sweeping') rows.push(await whileSweeping(postgres, secret, headers, scenario))
+      else rows.push(await runScenario(scenario.server === 'bare' ? bare : server, postgres, headers, api, scenario))
+    }
     highWaterMb = server.highWaterMark()
     serverErrors = server.loggedErrors()
   } finally {

@@ -6,8 +6,12 @@ export interface Scenario {
   title: string
   /** Concurrent connections when not the run's (BENCH_CONNECTIONS). */
   connections?: number
-  /** `bare`: served by bench/bare-app.ts, not by the service. */
-  server?: 'bare'
+  /**
+   * `bare`: served by bench/bare-app.ts, not by the service. `sweeping`: a server of its own with the
+   * background jobs on, started for the scenario with the contract sea-service sweep due over the whole
+   * fleet (its marks cleared), and loaded once the sweep runs.
+   */
+  server?: 'bare' | 'sweeping'
   /** The requests the load cycles through; may read the API first (the deep page's cursor). */
   prepare(api: Api): Promise<LoadRequest[]>
 }

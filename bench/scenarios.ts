@@ -41,6 +41,16 @@ const deepPage =
 
 export function scenarios(fx: Fixtures): Scenario[] {
   const some = (ids: string[], n: number) => ids.slice(0, n)
+  const documentCreates = async () =>
+    fx.crewUserIds.map((id, i) =>
+      json('POST', `/api/v1/crew/users/${id}/identity-documents`, {
+        documentType: 'passport',
+        documentNumber: `P${String(i).padStart(8, '0')}`,
+        issuingCountry: 'PH',
+        issueDate: '2024-03-01',
+        expiryDate: '2034-02-28',
+      }),
+    )
   return [
     { name: 'baseline', title: 'GET /healthz (no database)', prepare: fixed(get('/healthz')) },
     { name: 'bare-fastify', title: 'GET /healthz, bare Fastify app', server: 'bare', prepare: fixed(get('/healthz')) },
@@ -87,19 +97,12 @@ export function scenarios(fx: Fixtures): Scenario[] {
     { name: 'sea-service-fleet', title: 'Fleet sea service, first page', prepare: fixed(get(SEA_SERVICE)) },
     { name: 'sea-service-deep', title: `Fleet sea service, ${DEEP_PAGES} pages deep`, prepare: deepPage(SEA_SERVICE) },
     { name: 'review-queue', title: 'Review queue (pending)', prepare: fixed(get('/api/v1/crew/verifications?status=pending')) },
+    { name: 'document-create', title: 'Create identity document', prepare: documentCreates },
     {
-      name: 'document-create',
-      title: 'Create identity document',
-      prepare: async () =>
-        fx.crewUserIds.map((id, i) =>
-          json('POST', `/api/v1/crew/users/${id}/identity-documents`, {
-            documentType: 'passport',
-            documentNumber: `P${String(i).padStart(8, '0')}`,
-            issuingCountry: 'PH',
-            issueDate: '2024-03-01',
-            expiryDate: '2034-02-28',
-          }),
-        ),
+      name: 'document-create-sweeping',
+      title: 'Create identity document, the fleet sweep running',
+      server: 'sweeping',
+      prepare: documentCreates,
     },
     {
       name: 'assignment-patch',

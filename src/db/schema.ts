@@ -572,6 +572,21 @@ export interface WebhookDeliveriesTable {
   created_at: CreatedAt
 }
 
+/** A periodic job's lease: at most one instance runs the job while it holds an unexpired one. */
+export interface JobLeasesTable {
+  job: string
+  holder: string
+  expires_at: Date
+}
+
+/** Where a periodic sweep last left an organization: the next run reads only what changed since. */
+export interface SweepMarksTable {
+  organization_id: string
+  job: string
+  swept_at: Date
+  swept_day: string
+}
+
 export interface ExpiryNoticesTable {
   target_type: string
   target_id: string
@@ -714,6 +729,8 @@ export interface DB {
   webhooks: WebhooksTable
   webhook_deliveries: WebhookDeliveriesTable
   expiry_notices: ExpiryNoticesTable
+  job_leases: JobLeasesTable
+  sweep_marks: SweepMarksTable
   xapi_credentials: XapiCredentialsTable
   xapi_statements: XapiStatementsTable
   xapi_attachments: XapiAttachmentsTable

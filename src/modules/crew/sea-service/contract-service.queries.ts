@@ -22,13 +22,18 @@ function experienceWire(x: string, v: string) {
     'createdAt', ${isoSql(row('created_at') as never)}, 'updatedAt', ${isoSql(row('updated_at') as never)})`
 }
 
-/** Which assignments to bring into step: those a write just changed, or (the sweep) every one. */
-export type ContractScope = { orgId: string; assignmentIds: readonly string[]; actor: Actor } | { everyOrganization: true }
+/**
+ * Which assignments of an organization to bring into step: those a write just changed (its caller the
+ * events' actor), or a batch of the sweep (no actor).
+ */
+export interface ContractScope {
+  orgId: string
+  assignmentIds: readonly string[]
+  actor: Actor | null
+}
 
 const scopeOf = (scope: ContractScope, alias: string): RawBuilder<unknown> =>
-  'everyOrganization' in scope
-    ? sql`true`
-    : sql`${sql.ref(`${alias}.organization_id`)} = ${scope.orgId} and ${sql.ref(`${alias}.${alias === 'a' ? 'id' : 'assignment_id'}`)} = any(${scope.assignmentIds}::uuid[])`
+  sql`${sql.ref(`${alias}.organization_id`)} = ${scope.orgId} and ${sql.ref(`${alias}.${alias === 'a' ? 'id' : 'assignment_id'}`)} = any(${scope.assignmentIds}::uuid[])`
 
 /**
  * Sea service from contracts (DECISIONS §14), one statement whatever the scope: every assignment in it
@@ -41,8 +46,8 @@ const scopeOf = (scope: ContractScope, alias: string): RawBuilder<unknown> =>
  * for the sweep. Returns how many rows it made, changed or removed.
  */
 export async function syncContractService(db: Db, scope: ContractScope, today: string): Promise<number> {
-  const actor = 'everyOrganization' in scope ? null : scope.actor
-  // The sweep spans organizations: each event's is its row's, and the statement makes the ids.
+  const actor = scope.actor
+  // The statement makes the events' ids.
   const source: FoundSource = {
     orgId: sql`e.organization_id`,
     actor: actor && { userId: sql`${actor.userId}`, role: sql`${actor.role}` },

@@ -172,15 +172,23 @@ const toCourseDetail = (row: CourseListRow): CourseDetail => ({
   enrollmentCount: row.enrollment_count,
 })
 
-// The unfiltered pages, the ones integrations page through: compiled once, with and without a cursor.
+// The pages integrations and the console page through, with and without a search: compiled once each.
 const newest = (db: Db, p: { orgId: string; limit: number }) =>
   withEnrollments(db.selectFrom('courses').where('courses.organization_id', '=', p.orgId))
     .orderBy('courses.created_at', 'desc')
     .orderBy('courses.id', 'desc')
     .limit(p.limit)
+type Cursor = { at: string; id: string }
+const afterRow = (p: Cursor) => afterCursor('courses.created_at', 'courses.id', [p.at, p.id], 'desc')
 const firstPage = compiledOnce(newest)
-const laterPage = compiledOnce((db: Db, p: { orgId: string; limit: number; at: string; id: string }) =>
-  newest(db, p).where(afterCursor('courses.created_at', 'courses.id', [p.at, p.id], 'desc')),
+const laterPage = compiledOnce((db: Db, p: { orgId: string; limit: number } & Cursor) => newest(db, p).where(afterRow(p)))
+// A search reads the organization's courses newest first and stops at the page's end, or, for a term
+// too rare for that, takes the trigram index (courses_title_trgm_idx): PostgreSQL picks per term, as
+// the statement is planned with its value (db/named-statements.ts; docs/performance.md shows both plans).
+const matching = (db: Db, p: { orgId: string; limit: number; pattern: string }) => newest(db, p).where('courses.title', 'ilike', p.pattern)
+const firstMatches = compiledOnce(matching)
+const laterMatches = compiledOnce((db: Db, p: { orgId: string; limit: number; pattern: string } & Cursor) =>
+  matching(db, p).where(afterRow(p)),
 )
 
 /**
@@ -190,10 +198,15 @@ const laterPage = compiledOnce((db: Db, p: { orgId: string; limit: number; at: s
  * organization_id alone.
  */
 export async function listCourses(db: Db, orgId: string, query: ListQuery) {
-  if (!query.search && !query.include_count) {
+  if (!query.include_count) {
     const cursor = decodeCursor(query.cursor)
     const limit = query.limit + 1
-    const rows = cursor ? await laterPage(db, { orgId, limit, at: cursor[0], id: cursor[1] }) : await firstPage(db, { orgId, limit })
+    const at = cursor && { at: cursor[0], id: cursor[1] }
+    const rows = query.search
+      ? await (at
+          ? laterMatches(db, { orgId, limit, pattern: containsPattern(query.search), ...at })
+          : firstMatches(db, { orgId, limit, pattern: containsPattern(query.search) }))
+      : await (at ? laterPage(db, { orgId, limit, ...at }) : firstPage(db, { orgId, limit }))
     return toPage(rows, query.limit, (row) => [row.created_at.toISOString(), row.id], toCourseDetail)
   }
   let filtered = db.selectFrom('courses').where('courses.organization_id', '=', orgId)

@@ -232,11 +232,12 @@ const ACCEPTS_UNTIL = sql<Date>`coalesce(accepts_until, expires_at)`
 export const closedToRecords = (session: { expires_at: Date; accepts_until: Date | null }) =>
   (session.accepts_until ?? session.expires_at) <= new Date()
 
-/** Open sessions past the time they take records (an offline one's expiry plus 7 days), oldest first, with their organization: the abandon sweep's work. */
-export function expiredSessions(db: Db, limit: number) {
+/** Open sessions past the time they take records (an offline one's expiry plus 7 days), oldest first, with their organization (of `orgId` alone when given): the abandon sweep's work. */
+export function expiredSessions(db: Db, limit: number, orgId?: string) {
   return db
     .selectFrom('learning_sessions')
     .select(['id', 'organization_id', 'registration_id'])
+    .$if(orgId !== undefined, (qb) => qb.where('organization_id', '=', orgId!))
     .where('ended_at', 'is', null)
     .where(ACCEPTS_UNTIL, '<=', sql<Date>`now()`)
     .orderBy(ACCEPTS_UNTIL)

@@ -5,7 +5,9 @@ import type { Jobs } from '../../../lib/jobs.js'
 import type { Metrics } from '../../../lib/metrics.js'
 import type { Storage } from '../../../lib/storage.js'
 import { DELIVERY_QUEUE, deliveryHandler } from '../webhooks/delivery.js'
-import { deleteOldEvents } from './audit-retention.queries.js'
+import { todayUtc } from '../../../lib/dates.js'
+import { retentionSweep } from './audit-retention.queries.js'
+import { runSweep } from './sweeps.js'
 
 /** What a wing's job definitions are given; each wing defines the jobs over its own data (modules/index.ts lists them). */
 export interface JobDeps {
@@ -41,10 +43,11 @@ export function definePlatformJobs(jobs: Jobs, { db, config, metrics }: JobDeps)
   })
   const days = config.auditRetentionDays
   if (days > 0) {
+    const retention = retentionSweep(days)
     jobs.define({
       name: 'audit-retention',
       policy: 'short',
-      handler: async () => void (await deleteOldEvents(db, days)),
+      handler: async () => void (await runSweep(db, retention, todayUtc())),
       everySeconds: RETENTION_EVERY_SECONDS,
       expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
     })

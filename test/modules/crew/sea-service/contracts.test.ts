@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { todayUtc } from '../../../../src/lib/dates.js'
-import { syncContractService } from '../../../../src/modules/crew/sea-service/contract-service.queries.js'
-import { buildTestApp, privateDatabase, type TestApp, useTestApp } from '../../../app.js'
-import { createOrg, type TestOrg, type TestUser, useOrg } from '../../../factories.js'
+import { describe, expect, it } from 'vitest'
+import { type TestApp, useTestApp } from '../../../app.js'
+import { type TestUser, useOrg } from '../../../factories.js'
 import { addAssignment, addShip, seaService } from '../../../fixtures/sea-service.js'
 
 const t = useTestApp()
@@ -131,46 +129,5 @@ describe('sea service from contracts (DECISIONS §14): the write paths', () => {
     expect((await experienceOf(b, org.admin)).map((e) => [e.position, e.startDate, e.endDate])).toEqual([
       ['Mate', '2026-02-01', '2026-03-02'],
     ])
-  })
-})
-
-describe('sea service from contracts: the sweep', () => {
-  let own: Awaited<ReturnType<typeof privateDatabase>>
-  let app: TestApp
-  let other: TestOrg
-  beforeAll(async () => {
-    own = await privateDatabase()
-    app = await buildTestApp({}, { database: own.database })
-    other = await createOrg(app.app, app.database.db)
-  })
-  afterAll(async () => {
-    await app.app.close()
-    await own.dispose()
-  })
-
-  it('makes the row of a contract whose end passed, exactly once under replays and two sweeps at once', async () => {
-    const user = await other.addUser('crew')
-    const ship = await addShip(other, { shipType: 'container' })
-    const assignmentId = await addAssignment(other, user, ship.id, { role: 'Cook', startDate: '2026-10-01', endDate: '2099-01-10' })
-    const count = () =>
-      app.database.db
-        .selectFrom('experiences')
-        .select(app.database.db.fn.countAll().as('n'))
-        .where('assignment_id', '=', assignmentId)
-        .executeTakeFirstOrThrow()
-    expect(await syncContractService(app.database.db, { everyOrganization: true }, todayUtc())).toBe(0)
-    expect(Number((await count()).n)).toBe(0)
-    // The day after the contract's end, two instances sweep at once, then one again.
-    const sweeps = await Promise.all([1, 2].map(() => syncContractService(app.database.db, { everyOrganization: true }, '2099-01-11')))
-    expect(sweeps.sort()).toEqual([0, 1])
-    expect(await syncContractService(app.database.db, { everyOrganization: true }, '2099-01-11')).toBe(0)
-    expect(Number((await count()).n)).toBe(1)
-    const [row] = await experienceOf(user, other.admin)
-    expect(row).toMatchObject({ source: 'assignment', assignmentId, position: 'Cook', shipType: 'container', endDate: '2099-01-10' })
-    expect(await eventsOf(app, row.id)).toEqual([{ type: 'experience.created', data: row, actor_user_id: null, request_id: null }])
-    // A later change of the ship's type follows on the next sweep.
-    expect((await other.admin.api.patch(`/api/v1/shared/ships/${ship.id}`, { shipType: 'ro_ro' })).status).toBe(200)
-    expect(await syncContractService(app.database.db, { everyOrganization: true }, '2099-01-12')).toBe(1)
-    expect((await experienceOf(user, other.admin))[0].shipType).toBe('ro_ro')
   })
 })

@@ -392,4 +392,26 @@ describe('course list (spec 9)', () => {
     expect(paged.body).toMatchObject({ totalCount: 2, hasMore: true })
     expect(paged.body.items).toHaveLength(1)
   })
+
+  it('pages through a search without a count newest first, the same matches as the counted search', async () => {
+    const org = await newOrg()
+    const titles = ['Ballast Water 1', 'Fire Safety', 'BALLAST water 2', 'Ballast_3', 'Ballast%4', 'Galley hygiene']
+    const made: string[] = []
+    for (const title of titles) made.push((await createCourse(org, { title })).id)
+    const counted = await org.crew.api.get('/api/v1/courses/?include_count=true&search=ballast&limit=100')
+    const seen: string[] = []
+    let path = '/api/v1/courses/?search=ballast&limit=1'
+    for (;;) {
+      const res = await org.crew.api.get(path)
+      expect(res.status).toBe(200)
+      expect(res.body.totalCount).toBeNull()
+      seen.push(...res.body.items.map((c: { id: string }) => c.id))
+      if (!res.body.hasMore) break
+      path = `/api/v1/courses/?search=ballast&limit=1&cursor=${encodeURIComponent(res.body.nextCursor)}`
+    }
+    expect(seen).toEqual([made[4], made[3], made[2], made[0]])
+    expect(counted.body.items.map((c: { id: string }) => c.id)).toEqual(seen)
+    const wildcard = await org.crew.api.get('/api/v1/courses/?search=_3')
+    expect(wildcard.body.items.map((c: { id: string }) => c.id)).toEqual([made[3]])
+  })
 })
