@@ -187,6 +187,9 @@ export function endSessionRow(
     endedAt: isoSql(sql.ref('a.ended_at')),
     endedBy: sql.ref('a.ended_by'),
     durationSeconds: sql.ref('a.duration_seconds'),
+    completed: sql.ref('a.completed'),
+    outcome: sql.ref('a.outcome'),
+    scoreScaled: sql.ref('a.score_scaled'),
     registrationId: sql.ref('a.registration_id'),
   }
   return db
