@@ -14093,10 +14093,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Ship not found"
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "imoNumber"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -71,7 +71,7 @@ export async function sequencingStep(
     await saveSequencingState(trx, run.reg.organization_id, run.reg.id, body.state, body.sharedData)
     if (body.deliver === undefined) return {}
     const au = run.aus[body.deliver]
-    if (!au) throw new AppError(422, `This course has ${run.aus.length} SCOs: 0 to ${run.aus.length - 1}`)
+    if (!au) throw invalid(['body', 'deliver'], `This course has ${run.aus.length} SCOs: 0 to ${run.aus.length - 1}`)
     const activityId = auActivityId(deps.config.publicUrl, run.reg.id, au.au_index)
     // Found by its credential above: a session is never deleted.
     const current = session!

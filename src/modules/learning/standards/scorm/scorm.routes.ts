@@ -1,4 +1,4 @@
-import { ErrorBody } from '../../../../lib/schemas.js'
+import { ErrorBody, ValidationErrorBody } from '../../../../lib/schemas.js'
 import type { StandardsPlugin } from '../../launch/standard.js'
 import { CommitAnswer, IdleAnswer, ScormRuntime, ScormSessionParams, SequencingStepAnswer } from './scorm.schemas.js'
 import { commitScorm, scormRuntime } from './scorm.service.js'
@@ -75,7 +75,7 @@ export const scormRoutes: StandardsPlugin = (app, deps) => {
         tags,
         security: [],
         params: ScormSessionParams,
-        response: { 200: SequencingStepAnswer, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 422: ErrorBody },
+        response: { 200: SequencingStepAnswer, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 422: ValidationErrorBody },
       },
     },
     async (request) => sequencingStep(deps, request.params.session_id, request.headers.authorization, parseStep(request.body)),

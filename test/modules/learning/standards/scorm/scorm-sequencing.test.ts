@@ -90,7 +90,11 @@ describe('the sequencing step', () => {
     const s = await player.launch(app.org.crew, registrationId)
     expect((await step({ ...s, auth: basic(s.session, 'wrong') }, { state: '', sharedData: {} })).statusCode).toBe(401)
     expect((await step(s, { state: 1, sharedData: {} })).statusCode).toBe(422)
-    expect((await step(s, { state: '', sharedData: {}, deliver: 3 })).statusCode).toBe(422)
+    const past = await step(s, { state: '', sharedData: {}, deliver: 3 })
+    expect([past.statusCode, past.json()]).toEqual([
+      422,
+      { detail: [{ loc: ['body', 'deliver'], msg: 'This course has 3 SCOs: 0 to 2', type: 'value_error' }] },
+    ])
     const single = await course([{ id: 'only', href: 'only.html' }])
     const alone = await player.launch(app.org.crew, single)
     expect((await player.runtime(alone.session, alone.auth)).json().sequencing).toBeUndefined()
