@@ -148,7 +148,7 @@ describe('the office console', () => {
     await page.goto(consoleUrl('/admin'))
     await page.getByRole('tab', { name: 'Audit events' }).click()
     await page.getByLabel('Record', { exact: true }).fill('P1234567')
-    const verified = page.getByRole('row', { name: /verification\.verified/ })
+    const verified = page.getByRole('row', { name: /Review: verified/ })
     await verified.waitFor()
     expect(await verified.textContent()).toContain('Passport P1234567')
     expect(await verified.textContent()).toContain('Rob Review')
