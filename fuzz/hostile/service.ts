@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { SERVICE_ENV } from './settings.js'
+import { freeServicePort } from '../../test/free-port.js'
 
 // The service as `npm run dev` runs it, in a process of its own on PGlite in a temporary DATA_DIR, on
 // free ports (the API on PORT, package content on PORT + 1), with its organization made by the CLI
@@ -47,7 +47,7 @@ export class Service {
 
   static async start(): Promise<Service> {
     const dataDir = mkdtempSync(join(tmpdir(), 'seaworthy-hostile-'))
-    const port = await freePortPair()
+    const port = await freeServicePort()
     const env = {
       ...process.env,
       ...SERVICE_ENV,
@@ -99,26 +99,4 @@ export class Service {
     }
     rmSync(this.dataDir, { recursive: true, force: true })
   }
-}
-
-/**
- * A port free on loopback with the next one free too (the service listens on PORT and, for content, PORT + 1),
- * below Linux's ephemeral range (32768–60999): a port picked from that range can be taken, between the pick and
- * the service's listen, by any outgoing connection. Same approach as test-browser/service.ts.
- */
-async function freePortPair(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + 2 * Math.floor(Math.random() * 6000)
-    if ((await canListen(port)) && (await canListen(port + 1))) return port
-  }
-}
-
-async function canListen(port: number): Promise<boolean> {
-  const server = createServer()
-  const listening = await new Promise<boolean>((resolve) => {
-    server.once('error', () => resolve(false))
-    server.listen(port, '127.0.0.1', () => resolve(true))
-  })
-  if (listening) await new Promise((resolve) => server.close(resolve))
-  return listening
 }
