@@ -132,6 +132,8 @@ async function xapi(event, url, resource) {
 }
 
 self.addEventListener('fetch', function (event) {
+  // The download host's own fetches go to the network as they are: a link that drops mid-file leaves it every byte received.
+  if (event.request.headers.has('x-offline-download')) return;
   var url = new URL(event.request.url);
   var scormMatch = SCORM_API.exec(url.pathname);
   var fetchMatch = event.request.method === 'POST' && CMI5_FETCH.exec(url.pathname);
