@@ -1192,7 +1192,7 @@ export interface paths {
         put?: never;
         /**
          * Send records made offline
-         * @description The console's queue, per session in the order recorded: cmi5 statements (each with its id) and SCORM commits (each with its per-session `seq`), with the session's credential. Each goes through the live path (the LRS's session rules, the SCORM commit) and is judged as if it had arrived live. A statement already stored and a commit at or below the last applied `seq` are accepted and change nothing. Records a rule refuses are listed with the reason; the rest are taken. A session is accepted until its `expiresAt` plus 7 days. Crew sync their own sessions; admins and office admins any of the organization.
+         * @description The console's queue, per session in the order recorded: cmi5 statements (each with its id) and SCORM commits (each with its per-session `seq`), with the session's credential. Each goes through the live path (the LRS's session rules, the SCORM commit) and is judged as if it had arrived live. State documents a course wrote (each in its last version, with the time written on the device) are stored first, as a live PUT with the session's credential: one written later than the stored document's `updated` replaces it, an older one is refused. A statement already stored, a commit at or below the last applied `seq` and a document already stored as sent are accepted and change nothing. Records a rule refuses are listed with the reason; the rest are taken. A session is accepted until its `expiresAt` plus 7 days. Crew sync their own sessions; admins and office admins any of the organization.
          */
         post: operations["syncOfflineRecords"];
         delete?: never;
@@ -3928,6 +3928,8 @@ export interface components {
                     /** Format: uuid */
                     statementId?: string;
                     seq?: number;
+                    /** @description The refused document's index in the session's `documents`. */
+                    document?: number;
                     reason: string;
                 }[];
             }[];
@@ -14468,6 +14470,27 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             terminate?: boolean;
+                        }[];
+                        documents?: {
+                            resource: "activities/state" | "activities/profile" | "agents/profile";
+                            /** @description As the course sent it to the LRS. */
+                            activityId?: string;
+                            /** @description The agent as the course sent it (JSON text). */
+                            agent?: string;
+                            /** @description As the course sent it. */
+                            registration?: string;
+                            /** @description For `activities/state`. */
+                            stateId?: string;
+                            /** @description For the profile resources. */
+                            profileId?: string;
+                            contentType: string;
+                            /** @description The whole document as last written on the device (UTF-8 text). */
+                            body: string;
+                            /**
+                             * Format: date-time
+                             * @description When the device last wrote it: it replaces the stored document only when later than that one's `updated`.
+                             */
+                            writtenAt: string;
                         }[];
                     }[];
                 };

@@ -38,6 +38,7 @@ export async function registeredLearner(baseUrl: string, admin: SeaworthyClient,
   const registrations = await ok(crew.GET('/api/v1/learn/registrations', { params: { query: { assignment_id: assignment.id } } }))
   return {
     crew,
+    email: person.email,
     userId: person.id,
     assignmentId: assignment.id,
     registrationId: registrations.items.find((r) => r.course_id === courseId)!.id,

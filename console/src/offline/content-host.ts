@@ -5,7 +5,7 @@
 export interface HostRecord {
   key: number
   sessionId: string
-  kind: 'statement' | 'commit'
+  kind: 'statement' | 'commit' | 'document'
   record: Record<string, unknown>
   at: number
 }

@@ -18,8 +18,8 @@ export interface Queued {
   userId: string
   sessionId: string
   credential: string
-  kind: 'statement' | 'commit'
-  /** The xAPI statement, or `{seq, cmi, terminate}`. */
+  kind: 'statement' | 'commit' | 'document'
+  /** The xAPI statement, `{seq, cmi, terminate}`, or a state document's last version (its parameters, body and `writtenAt`). */
   record: Record<string, unknown>
   at: number
   /** The service's reason when it refused the record: kept and shown, never dropped. */

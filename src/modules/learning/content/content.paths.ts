@@ -40,8 +40,17 @@ export function contentPaths(config: Pick<Config, 'jwtSecret' | 'contentOrigin'>
      * the SCO finds its runtime in the frame's parent: the SCO's package-relative URL in the query; the
      * session's credential in the fragment, which the browser never sends to a server.
      */
-    player(grant: ContentGrant, scoUrl: string, session: { sessionId: string; secret: string; standard: string; endpoint: string }): string {
-      const fragment = new URLSearchParams({ session: session.sessionId, secret: session.secret, standard: session.standard, endpoint: session.endpoint })
+    player(
+      grant: ContentGrant,
+      scoUrl: string,
+      session: { sessionId: string; secret: string; standard: string; endpoint: string },
+    ): string {
+      const fragment = new URLSearchParams({
+        session: session.sessionId,
+        secret: session.secret,
+        standard: session.standard,
+        endpoint: session.endpoint,
+      })
       return `${config.contentOrigin}${PLAYER_PREFIX}/${token(grant)}?sco=${encodeURIComponent(scoUrl)}#${fragment}`
     },
 

@@ -20,7 +20,8 @@ const isPackagePath = (path: string) =>
 
 /**
  * Package files inside a launch session's path, on the content origin only: the media type from the
- * file's extension, single byte ranges (audio and video seek with them), ETag and immutable caching.
+ * file's extension, single byte ranges (audio and video seek with them; If-Range resumes a download), ETag and
+ * immutable caching.
  */
 export function contentRoutes(app: App, { storage, paths }: { storage: Storage; paths: ContentPaths }): void {
   app.get('/:token/*', { schema: { hide: true, params: ContentParams } }, async (request, reply) => {
@@ -39,7 +40,11 @@ export function contentRoutes(app: App, { storage, paths }: { storage: Storage; 
       'accept-ranges': 'bytes',
     })
     if (request.headers['if-none-match'] === etag) return reply.status(304).send()
-    const ranges = request.headers.range ? rangeParser(stored.size, request.headers.range, { combine: true }) : -2
+    // If-Range (RFC 9110 §13.1.5): a range of the version the client holds, else the whole file (a download resumed
+    // over a file that changed starts over).
+    const ifRange = request.headers['if-range']
+    const range = ifRange === undefined || ifRange === etag ? request.headers.range : undefined
+    const ranges = range ? rangeParser(stored.size, range, { combine: true }) : -2
     if (ranges === -1) return reply.status(416).header('content-range', `bytes */${stored.size}`).send()
     // No range, a malformed one, or several: the whole file (RFC 9110 lets a server ignore Range).
     if (ranges === -2 || ranges.length !== 1) return reply.header('content-length', stored.size).send(storage.read(key))

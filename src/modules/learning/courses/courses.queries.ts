@@ -13,7 +13,7 @@ import { lockOrgRow } from '../../../lib/locked-row.queries.js'
 import { afterCursor, decodeCursor, newestFirstPage, toPage } from '../../../lib/pagination.js'
 import type { ListQuery } from '../../../lib/schemas.js'
 import { containsPattern } from '../../../lib/search.js'
-import { COURSE_COLUMNS, type CertificateTemplate, type Course, type CourseDetail } from './courses.schemas.js'
+import { type CertificateTemplate, COURSE_COLUMNS, type Course, type CourseDetail } from './courses.schemas.js'
 
 type CourseRow = Selectable<CoursesTable>
 

@@ -1,4 +1,3 @@
-
 import { ADMIN } from '../../../lib/access.js'
 import { notFound } from '../../../lib/errors.js'
 import { NoContent } from '../../../lib/schemas.js'

@@ -60,7 +60,8 @@ export const launchRoutes: StandardsPlugin = (app, deps) => {
     async (request) => {
       const { actor, params, query } = request
       const owner = rowOwner(actor, MANAGERS)
-      if (!(await findRegistration(db, actor.orgId, params.registration_id, { assigneeId: owner, expand: false }))) throw notFound('Registration')
+      if (!(await findRegistration(db, actor.orgId, params.registration_id, { assigneeId: owner, expand: false })))
+        throw notFound('Registration')
       return listSessions(db, actor.orgId, params.registration_id, owner, query)
     },
   )
@@ -90,7 +91,8 @@ export const launchRoutes: StandardsPlugin = (app, deps) => {
       schema: {
         operationId: 'abandonLearningSession',
         summary: 'Abandon a session',
-        description: "Admins and office admins. Ends an open session as cmi5's `abandoned`, counting it as an attempt. An ended session: 409.",
+        description:
+          "Admins and office admins. Ends an open session as cmi5's `abandoned`, counting it as an attempt. An ended session: 409.",
         tags,
         params: SessionIdParams,
         response: { 200: LearningSession, 409: ErrorBody },

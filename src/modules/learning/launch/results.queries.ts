@@ -92,7 +92,8 @@ export async function recordSessionAttempt(
     .returning('attempt_id')
     .executeTakeFirst()
   if (!inserted) return registration
-  const status = registration.status === 'passed' ? 'passed' : session.failed ? 'failed' : registration.status === 'failed' ? 'failed' : 'in_progress'
+  const status =
+    registration.status === 'passed' ? 'passed' : session.failed ? 'failed' : registration.status === 'failed' ? 'failed' : 'in_progress'
   const updated = await db
     .with('a', (qc) =>
       qc
@@ -113,7 +114,11 @@ export async function recordSessionAttempt(
     .selectAll()
     .executeTakeFirstOrThrow()
   const first = registration.attempt_count === 0
-  await addCourseStats(db, registration, { attempted: first ? 1 : 0, attemptsTotal: 1, passed: first && registration.status === 'passed' ? 1 : 0 })
+  await addCourseStats(db, registration, {
+    attempted: first ? 1 : 0,
+    attemptsTotal: 1,
+    passed: first && registration.status === 'passed' ? 1 : 0,
+  })
   return updated
 }
 

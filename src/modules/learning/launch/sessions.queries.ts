@@ -79,7 +79,14 @@ export async function auStates(db: Db, registrationId: string): Promise<Map<numb
   return new Map(rows.map((row) => [row.au_index, { completed: row.completed, passed: row.passed, waived: row.waived }]))
 }
 
-type AuStateChange = { au_index: number; completed?: boolean; passed?: boolean; failed?: boolean; waived?: string | null; satisfied?: boolean }
+type AuStateChange = {
+  au_index: number
+  completed?: boolean
+  passed?: boolean
+  failed?: boolean
+  waived?: string | null
+  satisfied?: boolean
+}
 
 /** Adds to what the registration has of its AUs, in one statement: flags only ever turn on (cmi5 results are never taken back). */
 export async function recordAuStates(db: Db, registrationId: string, changes: readonly AuStateChange[]) {
@@ -114,7 +121,13 @@ export function insertSession(db: Db, row: Insertable<LearningSessionsTable>) {
 
 /** The registration's sessions not yet ended, locked (the caller holds the registration's lock). */
 export function openSessions(db: Db, registrationId: string) {
-  return db.selectFrom('learning_sessions').selectAll().where('registration_id', '=', registrationId).where('ended_at', 'is', null).forUpdate().execute()
+  return db
+    .selectFrom('learning_sessions')
+    .selectAll()
+    .where('registration_id', '=', registrationId)
+    .where('ended_at', 'is', null)
+    .forUpdate()
+    .execute()
 }
 
 /** One session of the organization; the caller chooses the selection. */
@@ -162,7 +175,12 @@ export function findSession(db: Db, sessionId: string) {
 
 /** cmi5 §10: the session's AU has read its LMS.LaunchData (written once; later reads change nothing). */
 export async function recordLaunchDataRead(db: Db, sessionId: string) {
-  await db.updateTable('learning_sessions').set({ launch_data_read: true }).where('id', '=', sessionId).where('launch_data_read', '=', false).execute()
+  await db
+    .updateTable('learning_sessions')
+    .set({ launch_data_read: true })
+    .where('id', '=', sessionId)
+    .where('launch_data_read', '=', false)
+    .execute()
 }
 
 export function updateSession(db: Db, sessionId: string, changes: Updateable<LearningSessionsTable>) {
@@ -253,6 +271,10 @@ export function listSessions(db: Db, orgId: string, registrationId: string, assi
   const filtered = db
     .selectFrom('learning_sessions')
     .where('learning_sessions.organization_id', '=', orgId)
-    .where('learning_sessions.registration_id', 'in', scopedRegistrations(db, orgId, assigneeId).select('registrations.id').where('registrations.id', '=', registrationId))
+    .where(
+      'learning_sessions.registration_id',
+      'in',
+      scopedRegistrations(db, orgId, assigneeId).select('registrations.id').where('registrations.id', '=', registrationId),
+    )
   return newestFirstPage(filtered, (qb) => qb.selectAll('learning_sessions'), 'learning_sessions', query, toLearningSession)
 }

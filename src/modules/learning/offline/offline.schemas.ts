@@ -40,7 +40,7 @@ export const OfflineLaunch = Type.Object(
 )
 export type OfflineLaunch = Static<typeof OfflineLaunch>
 
-/** The most records (statements and commits, over all its sessions) one sync request carries: the console sends its queue in batches. */
+/** The most records (statements, commits and documents, over all its sessions) one sync request carries: the console sends its queue in batches. */
 export const SYNC_MAX_RECORDS = 1000
 
 const QueuedStatement = Type.Object(
@@ -60,6 +60,33 @@ const QueuedCommit = Type.Object(
   { additionalProperties: false },
 )
 
+/** The most state and profile documents a session sends in one sync, and the longest body each may have. */
+export const SYNC_MAX_DOCUMENTS = 100
+export const SYNC_MAX_DOCUMENT_CHARS = 262_144
+
+const DocumentParam = (description: string) => Type.Optional(Type.String({ maxLength: 2048, description }))
+const QueuedDocument = Type.Object(
+  {
+    resource: Type.Union([Type.Literal('activities/state'), Type.Literal('activities/profile'), Type.Literal('agents/profile')]),
+    activityId: DocumentParam('As the course sent it to the LRS.'),
+    agent: DocumentParam('The agent as the course sent it (JSON text).'),
+    registration: DocumentParam('As the course sent it.'),
+    stateId: DocumentParam('For `activities/state`.'),
+    profileId: DocumentParam('For the profile resources.'),
+    contentType: Type.String({ minLength: 1, maxLength: 255 }),
+    body: Type.String({
+      maxLength: SYNC_MAX_DOCUMENT_CHARS,
+      description: 'The whole document as last written on the device (UTF-8 text).',
+    }),
+    writtenAt: Type.String({
+      format: 'date-time',
+      description: "When the device last wrote it: it replaces the stored document only when later than that one's `updated`.",
+    }),
+  },
+  { additionalProperties: false, description: 'A state or profile document a course wrote offline, in its last version.' },
+)
+export type QueuedDocument = Static<typeof QueuedDocument>
+
 export const SyncCreate = Type.Object(
   {
     sessions: Type.Array(
@@ -74,6 +101,7 @@ export const SyncCreate = Type.Object(
           }),
           statements: Type.Optional(Type.Array(QueuedStatement, { maxItems: SYNC_MAX_RECORDS })),
           commits: Type.Optional(Type.Array(QueuedCommit, { maxItems: SYNC_MAX_RECORDS })),
+          documents: Type.Optional(Type.Array(QueuedDocument, { maxItems: SYNC_MAX_DOCUMENTS })),
         },
         { additionalProperties: false },
       ),
@@ -101,6 +129,7 @@ export type SyncSessionRecords = SyncCreate['sessions'][number]
 const Refusal = Type.Object({
   statementId: Type.Optional(Uuid),
   seq: Type.Optional(Type.Integer()),
+  document: Type.Optional(Type.Integer({ description: "The refused document's index in the session's `documents`." })),
   reason: Type.String(),
 })
 export type Refusal = Static<typeof Refusal>

@@ -7,6 +7,7 @@ import type { XapiPrincipal } from '../xapi/auth.js'
 import { XapiError } from '../xapi/errors.js'
 import { findStatementsByIds } from '../xapi/statements.queries.js'
 import { store } from '../xapi/statements.routes.js'
+import { syncDocuments } from './offline.documents.js'
 import { recordCommitSeq, syncSessions } from './offline.queries.js'
 import {
   type Refusal,
@@ -33,7 +34,7 @@ const refusalOf = (error: unknown): string | null =>
 /** Syncs each session's records in the order given (the console sends its oldest first). */
 export async function sync(deps: StandardsDeps, actor: Actor, body: SyncCreate): Promise<SyncResult> {
   // One request's work is bounded in all, not only per session: each record may be stored on its own.
-  const records = body.sessions.reduce((n, s) => n + (s.statements?.length ?? 0) + (s.commits?.length ?? 0), 0)
+  const records = body.sessions.reduce((n, s) => n + (s.statements?.length ?? 0) + (s.commits?.length ?? 0) + (s.documents?.length ?? 0), 0)
   if (records > SYNC_MAX_RECORDS)
     throw invalid(['body', 'sessions'], `At most ${SYNC_MAX_RECORDS} records in one sync; send the rest in the next`)
   const ids = body.sessions.map((s) => s.sessionId)
@@ -52,6 +53,7 @@ function refuseAll(records: SyncSessionRecords, reason: string): SyncSessionResu
   const refused: Refusal[] = [
     ...(records.statements ?? []).map((st) => ({ statementId: st.id, reason })),
     ...(records.commits ?? []).map((commit) => ({ seq: commit.seq, reason })),
+    ...(records.documents ?? []).map((_, document) => ({ document, reason })),
   ]
   return { sessionId: records.sessionId, accepted: 0, refused }
 }
@@ -64,9 +66,10 @@ async function syncSession(
 ): Promise<SyncSessionResult> {
   const authorization = `Basic ${records.credential}`
   const statements = records.statements ?? []
+  const documents = records.documents ?? []
   const fresh = statements.filter((st) => !stored.has(st.id))
   const result = { sessionId: records.sessionId, accepted: statements.length - fresh.length, refused: [] as Refusal[] }
-  if (fresh.length > 0) {
+  if (fresh.length > 0 || documents.length > 0) {
     const principal = await sessionCredentials(deps.config, deps.standards)(authorization, deps).catch((error: unknown) => {
       const reason = refusalOf(error)
       if (reason === null) throw error
@@ -74,7 +77,9 @@ async function syncSession(
     })
     if (principal === null || typeof principal === 'string')
       return refuseAll({ ...records, statements: fresh }, principal ?? 'Not this session’s credential')
-    await storeInOrder(deps, principal, fresh, result)
+    // Documents first: they were written during the session, and the statements may end it (closing its credential).
+    await syncDocuments(deps.db, principal, documents, result, refusalOf)
+    if (fresh.length > 0) await storeInOrder(deps, principal, fresh, result)
   }
   let applied: number | undefined
   try {

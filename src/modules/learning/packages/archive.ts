@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import { addAbortSignal } from 'node:stream'
-import type { ImportError } from '../../../db/schema.js'
 import yauzl, { type Entry, type ZipFile } from 'yauzl'
+import type { ImportError } from '../../../db/schema.js'
 import { checkEntries, MAX_ENTRIES } from './archive-entries.js'
 import { ImportFailure, PackageErrors } from './package-model.js'
 import { MAX_MANIFEST_BYTES } from './xml.js'

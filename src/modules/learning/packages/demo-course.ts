@@ -45,7 +45,11 @@ export async function seedDemoCourse(
     })
     .execute()
   // The course exists before its package, so the registration can name it; the import fills it in.
-  const course = await insertCourse(db, source, { s3_path: storageKey, launch_file: 'index.html', title: 'Muster list and emergency signals' })
+  const course = await insertCourse(db, source, {
+    s3_path: storageKey,
+    launch_file: 'index.html',
+    title: 'Muster list and emergency signals',
+  })
   await insertImport(db, orgId, { id: uuidv7(), uploadId, courseId: course.id, createdBy: demo.adminId, requestId: 'first-start' })
   await sql`insert into registrations (id, organization_id, assignment_id, course_id)
     select ${uuidv7()}::uuid, a.organization_id, a.id, ${course.id}::uuid

@@ -125,7 +125,10 @@ export async function storeFiles(storage: Storage, archive: PackageArchive, pref
     }
     return written
   } catch (error) {
-    await removeAll(storage, written.map((file) => file.key))
+    await removeAll(
+      storage,
+      written.map((file) => file.key),
+    )
     throw error
   }
 }

@@ -140,7 +140,13 @@ export function finishImport(
 export async function insertPackage(
   db: Db,
   orgId: string,
-  pkg: { id: string; courseId: string; prefix: string; parsed: ParsedPackage; files?: readonly { path: string; bytes: number; sha256: string }[] },
+  pkg: {
+    id: string
+    courseId: string
+    prefix: string
+    parsed: ParsedPackage
+    files?: readonly { path: string; bytes: number; sha256: string }[]
+  },
 ) {
   const { parsed } = pkg
   await db
@@ -185,12 +191,7 @@ export async function insertPackage(
       select ${pkg.id}::uuid, f.path, f.bytes, f.sha256
       from jsonb_to_recordset(${JSON.stringify(pkg.files.map(({ path, bytes, sha256 }) => ({ path, bytes, sha256 })))}::jsonb)
         as f(path text, bytes bigint, sha256 text)`.execute(db)
-  await db
-    .updateTable('courses')
-    .set({ package_id: pkg.id })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', pkg.courseId)
-    .execute()
+  await db.updateTable('courses').set({ package_id: pkg.id }).where('organization_id', '=', orgId).where('id', '=', pkg.courseId).execute()
 }
 
 /** The current package's structure of a course of the organization; undefined for none (or a pointer-only course). */

@@ -1,5 +1,5 @@
-import type { ActivitySummary } from './packages.schemas.js'
 import type { ActivityNode } from './package-model.js'
+import type { ActivitySummary } from './packages.schemas.js'
 
 // The activity tree as an admin reads it (the structure endpoint): each activity in document order with
 // its parent and what its sequencing does, with SCORM's defaults for what the manifest leaves out.

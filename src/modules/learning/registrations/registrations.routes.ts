@@ -60,7 +60,14 @@ export const registrationsRoutes: ModulePlugin = (app, { db, config }) => {
     async (request, reply) => {
       const { actor, params, body } = request
       // Crew record their own attempts; an admin may record anyone's.
-      const { registration, created } = await submitAttempt(db, actor, params.registration_id, rowOwner(actor), body, config.expiringSoonDays)
+      const { registration, created } = await submitAttempt(
+        db,
+        actor,
+        params.registration_id,
+        rowOwner(actor),
+        body,
+        config.expiringSoonDays,
+      )
       return reply.status(created ? 201 : 200).send(toRegistration(registration))
     },
   )

@@ -20,7 +20,8 @@ export async function submitAttempt(
   const { orgId } = actor
   const result = await recordAttempt(db, actor, registrationId, assigneeId, attempt, expiringSoonDays)
   if (!result) {
-    if (await isPackagedRegistration(db, orgId, registrationId, assigneeId)) throw conflict('This course records its results from its sessions')
+    if (await isPackagedRegistration(db, orgId, registrationId, assigneeId))
+      throw conflict('This course records its results from its sessions')
     throw notFound('Registration')
   }
   const { created, ...registration } = result

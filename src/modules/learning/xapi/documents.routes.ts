@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify'
 import type { XapiDocumentKind } from '../../../db/schema.js'
 import type { ModuleDeps } from '../../types.js'
 import { parseAgentParam } from './agents.js'
-import { assertGranted, GRANTS } from './auth.js'
+import { assertGranted, GRANTS, type XapiPrincipal } from './auth.js'
 import { writeDocument } from './documents.js'
 import { type DocumentScope, deleteDocuments, findDocument, listDocumentIds } from './documents.queries.js'
 import { badRequest, XapiError, xapiNotFound } from './errors.js'
@@ -70,11 +70,17 @@ async function read(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, reply:
   return reply.type(doc.content_type).header('etag', doc.etag).header('last-modified', doc.updated.toUTCString()).send(doc.content)
 }
 
+/** Which document a write names, once the principal may write it: its scopes, the parameters, a session's own rules. */
+function writable(kind: DocumentKind, principal: XapiPrincipal, query: Record<string, string>) {
+  assertGranted(principal, kind.write)
+  const scope = scopeOf(kind, query)
+  const id = documentId(kind, query, true) as string
+  assertSessionDocument(principal, scope, { id, write: true })
+  return { scope, id }
+}
+
 async function write(deps: ModuleDeps, kind: DocumentKind, call: XapiCall, reply: FastifyReply, merge: boolean) {
-  assertGranted(call.principal, kind.write)
-  const scope = scopeOf(kind, call.query)
-  const id = documentId(kind, call.query, true) as string
-  assertSessionDocument(call.principal, scope, { id, write: true })
+  const { scope, id } = writable(kind, call.principal, call.query)
   if (call.body === undefined) throw badRequest('The document is missing')
   const incoming = { contentType: call.contentType || 'application/octet-stream', content: call.body }
   const preconditions = { ifMatch: call.headers['if-match'], ifNoneMatch: call.headers['if-none-match'], required: kind.guarded && !merge }
@@ -130,6 +136,16 @@ const KINDS: DocumentKind[] = [
     write: GRANTS.writeProfiles,
   },
 ]
+
+/**
+ * A write of `resource` (`activities/state`, `activities/profile`, `agents/profile`) with its query parameters,
+ * checked as a live PUT is: the offline sync's documents (DECISIONS §16) are held to the same rules.
+ */
+export function writableDocument(principal: XapiPrincipal, resource: string, query: Record<string, string>) {
+  const kind = KINDS.find((k) => k.path === `/${resource}`)
+  if (!kind) throw badRequest(`${resource}: not a document resource`)
+  return writable(kind, principal, query)
+}
 
 export const documentResources = (deps: ModuleDeps): XapiResource[] =>
   KINDS.map((kind) => ({

@@ -79,6 +79,35 @@ export async function writeDocument(
   return doc.etag
 }
 
+/** Margin for a device's clock ahead of the service's: a document written later than this is refused, never kept as newer. */
+const CLOCK_SKEW_MS = 5 * 60_000
+
+/**
+ * A document written on a device with no link, sent afterwards (DECISIONS §16, launch-17 in decisions/launch.md): it
+ * replaces the stored one only when written later than the stored one's `updated`, and is stored with the time
+ * it was written as its `updated`, so the same document sent again is recognised and changes nothing.
+ * `older`: a later version is stored (the device keeps its own, refused).
+ */
+export async function writeDocumentAsOf(
+  db: Executor,
+  orgId: string,
+  scope: DocumentScope,
+  documentId: string,
+  incoming: { contentType: string; content: Buffer },
+  writtenAt: Date,
+): Promise<'stored' | 'unchanged' | 'older'> {
+  const { contentType, content } = incoming
+  if (isJsonType(contentType) && isTooDeep(content)) throw badRequest(`The document nests objects and arrays deeper than ${MAX_JSON_DEPTH}`)
+  if (writtenAt.getTime() > Date.now() + CLOCK_SKEW_MS)
+    throw badRequest('The document was written later than now: the device’s clock is wrong')
+  const current = await findDocument(db, orgId, scope, documentId)
+  const etag = etagOf(content)
+  if (current && current.updated.getTime() === writtenAt.getTime() && current.etag === etag) return 'unchanged'
+  if (current && current.updated >= writtenAt) return 'older'
+  await saveDocument(db, orgId, scope, documentId, { contentType, content, etag, updated: writtenAt })
+  return 'stored'
+}
+
 /** What another module writes into the State resource, e.g. cmi5's LMS.LaunchData before a launch. */
 export interface StateDocument {
   activityId: string

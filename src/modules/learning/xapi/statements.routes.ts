@@ -21,7 +21,10 @@ const STATEMENTS_PATH = '/api/v1/learn/xapi/statements'
 /** The statements a PUT or POST carries, in JSON or multipart/mixed with their attachments (DECISIONS §13.7's limits). */
 async function readBody(call: XapiCall, limits: XapiLimits): Promise<{ statements: unknown; attachments: AttachmentContent[] }> {
   if (call.multipart)
-    return { statements: parseJson(call.multipart.statements, 'The statements part', limits.maxBatch), attachments: call.multipart.attachments }
+    return {
+      statements: parseJson(call.multipart.statements, 'The statements part', limits.maxBatch),
+      attachments: call.multipart.attachments,
+    }
   if (!call.body?.length) throw badRequest('The request has no statements')
   if (call.mediaType === 'multipart/mixed') {
     // The alternate request syntax's content, already in memory: the same parser and limits.
@@ -42,9 +45,9 @@ export async function store(deps: ModuleDeps, principal: XapiPrincipal, statemen
   if (!session) return storeStatements(deps.db, principal.orgId, statements, by, attachments)
   // A session's statements are checked against its state (its own rules refuse any voiding: cmi5 §6.3) in the
   // transaction that stores them.
-  return deps.db.transaction().execute((trx) =>
-    session.store(trx, statements as Json[], () => storeStatements(trx, principal.orgId, statements, by, attachments)),
-  )
+  return deps.db
+    .transaction()
+    .execute((trx) => session.store(trx, statements as Json[], () => storeStatements(trx, principal.orgId, statements, by, attachments)))
 }
 
 function present(statement: Json, { format }: Presentation, call: XapiCall): Json {

@@ -93,6 +93,19 @@ describe('the content origin', () => {
     expect(past.headers['content-range']).toBe('bytes */2636971')
   })
 
+  it('resumes with If-Range: a range of the version named, else the whole file (the device starts over)', async () => {
+    const url = contentPaths(t.config).url(grant(), 'video/mountains_31175.mp4')
+    const video = await stored('video/mountains_31175.mp4')
+    const resumed = await get(url, { range: 'bytes=2000000-', 'if-range': `"${packageId}"` })
+    expect(resumed.statusCode).toBe(206)
+    expect(resumed.headers['content-range']).toBe('bytes 2000000-2636970/2636971')
+    expect(resumed.rawPayload).toEqual(video.subarray(2_000_000))
+    const changed = await get(url, { range: 'bytes=2000000-', 'if-range': '"another-version"' })
+    expect(changed.statusCode).toBe(200)
+    expect(changed.headers).toMatchObject({ 'content-length': '2636971', etag: `"${packageId}"` })
+    expect(changed.rawPayload).toEqual(video)
+  })
+
   it('refuses expired, forged and foreign session paths, and paths out of the package', async () => {
     const paths = contentPaths(t.config)
     const expired = await get(paths.url(grant({ expiresAt: new Date(Date.now() - 1000) }), 'index.html'))

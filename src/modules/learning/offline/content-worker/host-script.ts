@@ -4,7 +4,7 @@ import { CONTENT_DB_SCRIPT } from './content-db.js'
  * The download host (DECISIONS §16): a page of the content origin that the console frames, hidden, and
  * talks to by postMessage, answering only the console's origin. It installs the content origin's
  * service worker, downloads a session's files into Cache Storage (checking each one's SHA-256; files
- * already kept are skipped, so a cut download continues where it stopped), keeps what the console
+ * already kept are skipped, and a file cut off continues from its bytes held), keeps what the console
  * prepared for the session, and hands the records made offline to the console, which queues and sends
  * them with the user's token: that token never reaches this origin.
  */
@@ -22,22 +22,85 @@ async function worker() {
   return navigator.serviceWorker.ready;
 }
 
+// A file being downloaded is kept in parts as it arrives (Cache Storage, this origin's), with the ETag it came with:
+// a cut download asks for the rest (Range and If-Range) and starts over only when the file changed.
+var PARTS = 'seaworthy-offline-parts';
+var PART_BYTES = 1048576;
+function partKey(key, part) { return key + '?part=' + part; }
+async function heldOf(parts, key) {
+  var meta = await parts.match(partKey(key, 'meta'));
+  return meta ? meta.json() : { etag: null, type: null, sizes: [] };
+}
+async function dropParts(parts, key, held) {
+  await Promise.all(held.sizes.map(function (_, n) { return parts.delete(partKey(key, n)); }).concat([parts.delete(partKey(key, 'meta'))]));
+}
+/** Keeps the bytes received as the next part, then the record of the parts held (a part kept without it is overwritten). */
+async function keepPart(parts, key, held, chunks) {
+  var blob = new Blob(chunks);
+  if (blob.size === 0) return;
+  await parts.put(partKey(key, held.sizes.length), new Response(blob));
+  held.sizes.push(blob.size);
+  await parts.put(partKey(key, 'meta'), new Response(JSON.stringify(held)));
+}
+function sum(sizes) { return sizes.reduce(function (n, s) { return n + s; }, 0); }
+
+/** The response for the rest of the file (a 206 from the bytes held), or the whole file (200: the parts held go). */
+async function fetchRest(parts, key, file, held, progress) {
+  var have = sum(held.sizes);
+  var headers = have > 0 && held.etag ? { range: 'bytes=' + have + '-', 'if-range': held.etag } : {};
+  headers['x-offline-download'] = '1';
+  var response = await fetch(file.url, { cache: 'no-store', headers: headers });
+  var resumed = response.status === 206 && (response.headers.get('content-range') || '').indexOf('bytes ' + have + '-') === 0;
+  if (!response.ok || (response.status === 206 && !resumed))
+    throw new Error('The service answered ' + response.status + ' for ' + new URL(file.url).pathname);
+  if (!resumed && have > 0) {
+    await dropParts(parts, key, held);
+    progress(-have);
+    held.sizes = [];
+  }
+  held.etag = response.headers.get('etag');
+  held.type = held.type && resumed ? held.type : response.headers.get('content-type') || 'application/octet-stream';
+  return response;
+}
+
 async function downloadFile(cache, file, progress) {
-  var response = await fetch(file.url, { cache: 'no-store' });
-  if (!response.ok) throw new Error('The service answered ' + response.status + ' for ' + new URL(file.url).pathname);
-  var reader = response.body.getReader();
+  var key = fileKey(new URL(file.url));
+  var parts = await caches.open(PARTS);
+  var held = await heldOf(parts, key);
+  progress(sum(held.sizes));
+  var reader = (await fetchRest(parts, key, file, held, progress)).body.getReader();
+  // Parts are written while reading goes on: a stream that breaks drops what it had queued and not yet been read.
+  var writing = Promise.resolve();
   var chunks = [];
+  var size = 0;
   for (;;) {
-    var next = await reader.read();
+    var next = await reader.read().catch(async function (error) {
+      // The link dropped: what arrived is kept, and Continue asks for the rest.
+      await writing;
+      await keepPart(parts, key, held, chunks);
+      throw error;
+    });
     if (next.done) break;
     chunks.push(next.value);
+    size += next.value.length;
     progress(next.value.length);
+    if (size >= PART_BYTES) {
+      writing = writing.then(keepPart.bind(null, parts, key, held, chunks));
+      chunks = [];
+      size = 0;
+    }
   }
-  var blob = new Blob(chunks);
-  if (hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer())) !== file.sha256)
+  await writing;
+  await keepPart(parts, key, held, chunks);
+  var whole = new Blob(await Promise.all(held.sizes.map(async function (_, n) { return (await parts.match(partKey(key, n))).blob(); })));
+  // The one moment the whole file is in memory: WebCrypto digests a buffer, not a stream.
+  var digest = hex(await crypto.subtle.digest('SHA-256', await whole.arrayBuffer()));
+  if (digest !== file.sha256) {
+    await dropParts(parts, key, held);
     throw new Error('A downloaded file did not match its digest: ' + new URL(file.url).pathname);
-  var type = response.headers.get('content-type') || 'application/octet-stream';
-  await cache.put(fileKey(new URL(file.url)), new Response(blob, { headers: { 'content-type': type } }));
+  }
+  await cache.put(key, new Response(whole, { headers: { 'content-type': held.type } }));
+  await dropParts(parts, key, held);
 }
 
 async function download(message, reply) {

@@ -5,9 +5,10 @@ import { CONTENT_DB_SCRIPT } from './content-db.js'
  * Package files and the SCORM player come from Cache Storage. For a downloaded session (and only for
  * one: any other request goes to the network untouched) it answers what the course would ask the
  * service: cmi5's fetch URL, the LRS's documents and statements, SCORM's runtime and commits. Statements
- * (with their own timestamp) and commits (with a per-session sequence number) are stored in order until
- * the console takes them into its queue through the download host; this worker never sends them and
- * holds no user token, only each session's own credential, which the course had anyway.
+ * (with their own timestamp), commits (with a per-session sequence number) and the last version of each
+ * document written (with the time written) are stored in order until the console takes them into its queue
+ * through the download host; this worker never sends them and holds no user token, only each session's own
+ * credential, which the course had anyway.
  */
 export const SW_SCRIPT = `'use strict';
 ${CONTENT_DB_SCRIPT}
@@ -46,6 +47,18 @@ async function keep(sessionId, kind, records, ended) {
   });
   if (ended) session.ended = true;
   sessions.put(session);
+  return done(tx);
+}
+
+var DOC_PARAMS = ['activityId', 'agent', 'registration', 'stateId', 'profileId'];
+/** A document's last version written offline, for the sync: it replaces the earlier one not yet taken (null: deleted, sent no more). */
+async function keepDocument(sessionId, docKey, doc) {
+  var tx = (await db()).transaction('records', 'readwrite');
+  var records = tx.objectStore('records');
+  (await request(records.index('bySession').getAll(sessionId))).forEach(function (r) {
+    if (r.kind === 'document' && r.docKey === docKey) records.delete(r.key);
+  });
+  if (doc) records.add({ sessionId: sessionId, kind: 'document', docKey: docKey, record: doc, at: Date.now() });
   return done(tx);
 }
 
@@ -101,20 +114,26 @@ async function xapi(event, url, resource) {
     var doc = docs[key];
     return doc ? new Response(doc.body, { headers: { 'content-type': doc.type, etag: '"' + doc.version + '"', 'x-experience-api-version': '1.0.3' } }) : json(null, 404);
   }
+  var synced = null;
   if (request.method === 'DELETE') delete docs[key];
   else {
     var type = request.headers.get('content-type') || 'application/octet-stream';
     var body = await request.text();
     var old = docs[key];
-    // POST merges JSON objects (xAPI 1.0.3 §2.2.7.1.1.2); PUT replaces.
+    // POST merges JSON objects (xAPI 1.0.3 §2.2.7.1.1.2); PUT replaces. The sync sends the whole document.
     if (request.method === 'POST' && old && /json/.test(old.type) && /json/.test(type)) body = JSON.stringify(Object.assign(JSON.parse(old.body), JSON.parse(body)));
     docs[key] = { type: type, body: body, version: old ? old.version + 1 : 1 };
+    synced = { resource: resource, contentType: type, body: body, writtenAt: new Date().toISOString() };
+    DOC_PARAMS.forEach(function (name) { if (query.has(name)) synced[name] = query.get(name); });
   }
   await putSession(Object.assign(session, { docs: docs }));
+  await keepDocument(session.sessionId, key, synced);
   return json(null, 204);
 }
 
 self.addEventListener('fetch', function (event) {
+  // The download host's own fetches go to the network as they are: a link that drops mid-file leaves it every byte received.
+  if (event.request.headers.has('x-offline-download')) return;
   var url = new URL(event.request.url);
   var scormMatch = SCORM_API.exec(url.pathname);
   var fetchMatch = event.request.method === 'POST' && CMI5_FETCH.exec(url.pathname);

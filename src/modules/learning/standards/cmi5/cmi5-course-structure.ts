@@ -1,9 +1,9 @@
 import { validateXML } from 'xmllint-wasm'
-import { COURSE_STRUCTURE_XSD } from './cmi5-course-structure.xsd.js'
 import { type PackageAu, type PackageBlock, PackageErrors, type PackageFiles, type ReadManifest } from '../../packages/package-model.js'
-import { LAUNCH_METHODS, MOVE_ON, type MoveOn } from '../../packages/packages.schemas.js'
 import { resolvesInPackage } from '../../packages/package-urls.js'
+import { LAUNCH_METHODS, MOVE_ON, type MoveOn } from '../../packages/packages.schemas.js'
 import { attr, childrenOf, element, elements, nameOf, parseXml, textOf, type XmlNode } from '../../packages/xml.js'
+import { COURSE_STRUCTURE_XSD } from './cmi5-course-structure.xsd.js'
 
 export const CMI5_FILE = 'cmi5.xml'
 /** The parameters the LMS adds to every AU URL (cmi5 §8.1): an AU URL may not carry them already. */
@@ -61,7 +61,11 @@ function checkUrl(walk: Walk, url: string, where: string): void {
   if (isAbsolute(url)) {
     if (!/^https?:/i.test(url) || !URL.canParse(url)) walk.errors.add('invalid_url', `"${url}" is not a valid http(s) URL`, where)
   } else if (walk.files === null) {
-    walk.errors.add('relative_url_without_package', `"${url}" is relative, but a course structure sent alone has only absolute AU URLs`, where)
+    walk.errors.add(
+      'relative_url_without_package',
+      `"${url}" is relative, but a course structure sent alone has only absolute AU URLs`,
+      where,
+    )
   } else if (!resolvesInPackage(url, walk.files)) {
     walk.errors.add('url_not_in_package', `"${url}" names no file of the package`, where)
   }

@@ -2,9 +2,9 @@ import { auActivityId } from '../../launch/registration-run.js'
 import type { LearningStandard } from '../../launch/standard.js'
 import { durationResult } from '../../xapi/vocabulary.js'
 import { EXTENSION, lmsStatement, satisfiedStatements, statementContext } from './cmi5.js'
+import { cmi5FetchRoutes } from './cmi5.routes.js'
 import { CMI5_FILE, readCmi5 } from './cmi5-course-structure.js'
 import { prepareCmi5 } from './cmi5-launch.js'
-import { cmi5FetchRoutes } from './cmi5.routes.js'
 import { cmi5Lrs } from './cmi5-session.js'
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { Run } from '../../launch/standard.js'
 import type { AuRow } from '../../launch/sessions.queries.js'
+import type { Run } from '../../launch/standard.js'
 import type { XapiAgent } from '../../xapi/agents.js'
 import { VERB } from '../../xapi/vocabulary.js'
 

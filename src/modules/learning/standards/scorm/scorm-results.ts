@@ -6,8 +6,8 @@ import { auStates, recordAuStates, type SessionRow, updateSession } from '../../
 import type { LaunchDeps, Run, SessionOutcome, Source } from '../../launch/standard.js'
 import type { ActivityNode } from '../../packages/package-model.js'
 import type { ScormStandard } from './scorm.schemas.js'
-import { scoMoveOn, scormResult } from './scorm-runtime.js'
 import { type LeafOutcome, rolledUp } from './scorm-rollup.js'
+import { scoMoveOn, scormResult } from './scorm-runtime.js'
 import { lastOutcomes, packageTree } from './scorm-sequencing.queries.js'
 import { scormStatements } from './scorm-statements.js'
 
