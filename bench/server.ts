@@ -78,11 +78,22 @@ export interface ServeOptions {
   env?: Record<string, string>
 }
 
-/** Serves the production build as a child process, as an operator would run it. */
+/**
+ * The Node.js options of `npm start` (package.json's `start`: `node <options> dist/src/server.js`), so that
+ * the bench serves with the production settings docs/production.md gives (the young generation's size).
+ */
+export function startScriptNodeArgs(): string[] {
+  const start: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start
+  const [node, ...rest] = start.split(/\s+/)
+  if (node !== 'node') throw new Error(`package.json's start script is not a node command: ${start}`)
+  return rest.filter((arg) => arg.startsWith('--'))
+}
+
+/** Serves the production build as a child process, as an operator would run it (`npm start`'s options). */
 export function startServer(databaseUrl: string, jwtSecret: string, entry: string, options: ServeOptions = {}): Promise<Server> {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`)
   return serve(
-    [...(options.nodeArgs ?? []), entry],
+    [...startScriptNodeArgs(), ...(options.nodeArgs ?? []), entry],
     {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',

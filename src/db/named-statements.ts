@@ -48,9 +48,12 @@ export function nameStatements(client: pg.ClientBase, capacity = STATEMENTS_PER_
     names.set(text, name)
     return name
   }
+  // A text already named passed the pattern test when it was named: the test (a scan of the whole text,
+  // several KB for a create) runs once per text, not once per execution.
+  const nameable = (text: string) => names.has(text) || !PLANNED_EACH_TIME.test(text)
   // Kysely calls query(text, values); statements without parameters (begin, commit) stay simple queries.
   client.query = ((text: unknown, values?: unknown, callback?: unknown) =>
-    typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined && !PLANNED_EACH_TIME.test(text)
+    typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined && nameable(text)
       ? query({ name: named(text), text, values })
       : query(text, values, callback)) as typeof client.query
 }

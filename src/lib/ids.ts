@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto'
-import { v7 as uuidv7 } from 'uuid'
+import { v7 } from 'uuid'
 
 /**
  * Random bytes drawn 4 KiB at a time, as Node's randomUUID caches its own: each draw is a call into
@@ -42,5 +42,8 @@ export function uuidv7s(count: number): string[] {
   const { msecs } = last
   const start = last.seq
   last.seq = start + Math.max(count - 1, 0)
-  return Array.from({ length: count }, (_, i) => uuidv7({ msecs, seq: start + i, random: random.subarray(16 * i, 16 * i + 16) }))
+  return Array.from({ length: count }, (_, i) => v7({ msecs, seq: start + i, random: random.subarray(16 * i, 16 * i + 16) }))
 }
+
+/** One time-ordered id (`uuidv7s`): from the pool, where the uuid package's own draws random bytes for each id. */
+export const uuidv7 = (): string => uuidv7s(1)[0]

@@ -103,6 +103,8 @@ AS $function$
   begin
     if tg_op = 'DELETE' then
       perform sea_service_refresh(array[old.user_id]);
+    elsif tg_op = 'INSERT' then
+      perform sea_service_refresh(array[new.user_id]);
     else
       perform sea_service_refresh(array[old.user_id, new.user_id]);
     end if;
@@ -113,18 +115,4 @@ CREATE OR REPLACE TRIGGER verifications_sea_service_delete AFTER DELETE ON publi
 
 CREATE OR REPLACE TRIGGER verifications_sea_service_totals_update AFTER UPDATE ON public.verifications FOR EACH ROW WHEN ((((new.target_type = 'experience'::text) OR (old.target_type = 'experience'::text)) AND (((old.status = 'verified'::text) IS DISTINCT FROM (new.status = 'verified'::text)) OR ((old.user_id IS DISTINCT FROM new.user_id) OR (old.target_id IS DISTINCT FROM new.target_id) OR (old.target_type IS DISTINCT FROM new.target_type))))) EXECUTE FUNCTION sea_service_review_changed();
 
-CREATE OR REPLACE FUNCTION public.sea_service_reviews_inserted()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-  declare
-    people uuid[];
-  begin
-    select array_agg(distinct n.user_id) into people from new_rows n where n.target_type = 'experience' and n.status = 'verified';
-    if people is not null then
-      perform sea_service_refresh(people);
-    end if;
-    return null;
-  end $function$;
-
-CREATE OR REPLACE TRIGGER verifications_sea_service_insert AFTER INSERT ON public.verifications REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION sea_service_reviews_inserted();
+CREATE OR REPLACE TRIGGER verifications_sea_service_insert AFTER INSERT ON public.verifications FOR EACH ROW WHEN (((new.target_type = 'experience'::text) AND (new.status = 'verified'::text))) EXECUTE FUNCTION sea_service_review_changed();

@@ -211,43 +211,14 @@ with
           doc
           join ver on ver.target_id = doc.id
       ) e
+    returning
+      data::text as "wire"
   )
 select
-  "doc".*,
-  "ver"."target_type",
-  "ver"."target_id",
-  "ver"."status",
-  "ver"."rejection_reason",
-  "ver"."reviewed_at",
-  case
-    when "doc"."expiry_date" is null then 'valid'
-    when "doc"."expiry_date" < (now() at time zone 'utc')::date then 'expired'
-    when "doc"."expiry_date" <= (now() at time zone 'utc')::date + coalesce(
-      (
-        (
-          select
-            o.settings
-          from
-            organizations o
-          where
-            o.id = $36
-        ) -> 'expiryWindowDays' ->> "doc"."document_type"
-      )::int,
-      (
-        (
-          select
-            o.settings
-          from
-            organizations o
-          where
-            o.id = $37
-        ) ->> 'defaultExpiryWindowDays'
-      )::int,
-      $38::int
-    ) then 'expiring_soon'
-    else 'valid'
-  end as "expiry_status"
+  "doc"."id",
+  "audit"."wire"
 from
   "owner"
   left join "doc" on true
   left join "ver" on true
+  left join "audit" on true

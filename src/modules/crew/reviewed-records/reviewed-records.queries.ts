@@ -183,31 +183,46 @@ function outcomeOf<R extends { id: string }>(row: InsertedRow<R> | undefined): I
  * once per shape of the record: building it was a tenth of a document create's server CPU (profiled).
  */
 export function reviewedInsert<T extends ReviewedTable>(to: Reviewed<T>, wire: (orgId: string) => ReviewedWireSql) {
-  const statement = compiledPerShape<InsertValues<T>, InsertedRow<CreatedRow<T>>>((db, p) => insertStatement(db, to, p, wire(p.orgId)))
+  const statement = compiledPerShape<InsertValues<T>, InsertedRow<CreatedRow<T>>>((db, p) =>
+    insertStatement(db, to, p, wire(p.orgId))
+      .selectAll('doc')
+      .select(['ver.target_type', 'ver.target_id', 'ver.status', 'ver.rejection_reason', 'ver.reviewed_at'])
+      .$castTo<InsertedRow<CreatedRow<T>>>(),
+  )
   return async (db: Db, orgId: string, record: NewReviewed<T>) =>
     outcomeOf<CreatedRow<T>>((await statement(db, { orgId, record, eventIds: uuidv7s(1) }))[0])
 }
 
-/** One compiled create per kind; its rows come back with their expiry status. */
+/** One compiled create per kind. */
 const expiringInserts = new Map<RecordKind, ReturnType<typeof expiringInsert>>()
 
+/** A created record as JSON text: its event's data, which is its wire shape (`expiringWire`). */
+type CreatedWire = { id: string; wire: string }
+
+/**
+ * The create answers with the JSON its event holds, as text: the record's wire shape is built once, in
+ * the statement, and neither read back column by column nor serialized again.
+ */
 function expiringInsert(kind: RecordKind) {
-  return compiledPerShape<InsertValues<RecordKind['table']> & { days: number }, InsertedRow<ExpiringRow>>((db, p) =>
-    insertStatement(db, kind, p, expiringWire(kind, p.orgId, p.days)).select(
-      expiryStatusSql('doc', kind, p.orgId, p.days).as('expiry_status'),
-    ),
+  return compiledPerShape<InsertValues<RecordKind['table']> & { days: number }, InsertedRow<CreatedWire>>((db, p) =>
+    insertStatement(db, kind, p, expiringWire(kind, p.orgId, p.days))
+      .select(['doc.id', 'audit.wire'])
+      .$castTo<InsertedRow<CreatedWire>>(),
   )
 }
 
-/** Creates a record of a kind, its verification and its created event in one statement (`insertStatement`). */
+/**
+ * Creates a record of a kind, its verification and its created event in one statement (`insertStatement`);
+ * the created record comes back as its JSON text.
+ */
 export async function insertExpiring(db: Db, kind: RecordKind, orgId: string, days: number, record: NewReviewed<RecordKind['table']>) {
   let insert = expiringInserts.get(kind)
   if (!insert) {
     insert = expiringInsert(kind)
     expiringInserts.set(kind, insert)
   }
-  const outcome = outcomeOf<ExpiringRow>((await insert(db, { orgId, record, days, eventIds: uuidv7s(1) }))[0])
-  return outcome.found === 'created' ? { ...outcome, row: toExpiringRecord(kind, outcome.row) } : outcome
+  const outcome = outcomeOf<CreatedWire>((await insert(db, { orgId, record, days, eventIds: uuidv7s(1) }))[0])
+  return outcome.found === 'created' ? { found: outcome.found, row: outcome.row.wire } : outcome
 }
 
 /** Where a create writes: the record's table, its verification's target type, and its `<type>.created` event. */
@@ -217,6 +232,7 @@ interface Reviewed<T extends ReviewedTable> {
   created: EventType
 }
 
+/** The create's statement, up to its select: `owner`, `doc`, `ver` and `audit` (which returns the event's data as `wire`). */
 function insertStatement<T extends ReviewedTable>(
   db: Db,
   { table, target: targetType, created: eventType }: Reviewed<T>,
@@ -280,11 +296,11 @@ function insertStatement<T extends ReviewedTable>(
             ]),
         ),
     )
-    .with('audit', (qc) => eventsInsert(qc, record.source, eventType, targetType, created, p.eventIds))
+    .with('audit', (qc) =>
+      eventsInsert(qc, record.source, eventType, targetType, created, p.eventIds).returning(sql<string>`data::text`.as('wire')),
+    )
     .selectFrom('owner')
     .leftJoin('doc', (join) => join.onTrue())
     .leftJoin('ver', (join) => join.onTrue())
-    .selectAll('doc')
-    .select(['ver.target_type', 'ver.target_id', 'ver.status', 'ver.rejection_reason', 'ver.reviewed_at'])
-    .$castTo<InsertedRow<CreatedRow<T>>>()
+    .leftJoin('audit', (join) => join.onTrue())
 }

@@ -46,8 +46,14 @@ function recordKindRoutes(kind: RecordKind): { user: ModulePlugin; item: ModuleP
           response: { 201: api.record },
         },
       },
-      async (request, reply) =>
-        reply.status(201).send(await createExpiring(db, kind, request.actor, request.params.user_id, request.body as Body, days)),
+      // The record's JSON as its statement built it (for its event too): sent as it is, not serialized again.
+      async (request, reply) => {
+        const json = await createExpiring(db, kind, request.actor, request.params.user_id, request.body as Body, days)
+        return reply
+          .status(201)
+          .type('application/json; charset=utf-8')
+          .send(json as never)
+      },
     )
     app.get(
       '/',
