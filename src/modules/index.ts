@@ -70,7 +70,7 @@ const registrations: Registration[] = [
   // The embedded storage driver's presigned POST target and signed download (lib/storage.ts hands out their URLs).
   { plugin: embeddedStorageRoutes, prefix: '/api/v1/shared/uploads' },
   // Resumable uploads with tus (DECISIONS §16), making the same uploads as the intent.
-  { plugin: resumableUploadRoutes, prefix: '/api/v1/shared/uploads' },
+  { plugin: resumableUploadRoutes, prefix: '/api/v1/shared/resumable-uploads' },
   // Identity documents, certificates: each kind of expiring crew record under its paths (crew/record-kinds/).
   ...RECORD_KINDS.flatMap(recordKindRegistrations),
   { plugin: userExperienceRoutes, prefix: '/api/v1/crew/users/:user_id/experience', product: 'crew' },

@@ -1,11 +1,12 @@
 import type { SeaworthyClient } from '../../../client/index.js'
 import { ApiError, unwrap } from '../api.js'
 import { CERTIFICATE, IDENTITY_DOCUMENT, type RecordKind } from '../records/record-kinds.js'
-import { uploadFile } from '../records/upload-file.js'
+import { uploadResumably } from '../records/upload-resumable.js'
 import { deleteDocument, documentsOf, putDocument, type QueuedDocument } from './store.js'
 
-// Documents photographed with no link (DECISIONS §16): kept on the device with their scan, then made through the
-// same §5 upload and the same record create as online, oldest first, when the link returns.
+// Documents photographed with no link (DECISIONS §16): kept on the device with their scan (a photo shrunk
+// first: shrink-photo.ts), then sent when the link returns, oldest first: the scan resumably (tus), continuing
+// a cut upload where it stopped, then the same record create as online.
 
 const KINDS: RecordKind[] = [IDENTITY_DOCUMENT, CERTIFICATE]
 
@@ -37,7 +38,8 @@ export async function sendDocuments(api: SeaworthyClient, userId: string): Promi
     try {
       if (item.file && !item.uploadId && kind.upload) {
         const file = new File([item.file.blob], item.file.name, { type: item.file.type })
-        item.uploadId = await uploadFile(api, kind.upload, file, () => undefined)
+        const keepUrl = async (url: string) => void (await putDocument({ ...item, uploadUrl: url }))
+        item.uploadId = await uploadResumably(api, kind.upload, file, item.uploadUrl ?? null, keepUrl)
         await putDocument(item)
       }
       await create(api, item, { ...item.body, ...(item.uploadId ? { uploadId: item.uploadId } : {}) })

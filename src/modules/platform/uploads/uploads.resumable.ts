@@ -16,8 +16,8 @@ import { UploadIntent, UploadParams } from './uploads.schemas.js'
 import { finalizeUpload, incomingKey } from './uploads.service.js'
 
 const tags = ['uploads']
-/** The tus endpoint, under the uploads module's prefix. */
-export const RESUMABLE_PATH = '/api/v1/shared/uploads/tus'
+/** The tus endpoint (the module's prefix in modules/index.ts). */
+export const RESUMABLE_PATH = '/api/v1/shared/resumable-uploads'
 const TUS_VERSION = '1.0.0'
 
 /** What the service decided about a tus request before handing it to the tus server: whose, which upload, where. */
@@ -110,7 +110,7 @@ export const resumableUploadRoutes: ModulePlugin = async (app, { db, storage, co
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null))
 
   app.post(
-    '/tus',
+    '/',
     {
       schema: {
         operationId: 'createResumableUpload',
@@ -134,7 +134,7 @@ export const resumableUploadRoutes: ModulePlugin = async (app, { db, storage, co
   )
 
   app.head(
-    '/tus/:upload_id',
+    '/:upload_id',
     {
       schema: {
         operationId: 'getResumableUploadOffset',
@@ -159,7 +159,7 @@ export const resumableUploadRoutes: ModulePlugin = async (app, { db, storage, co
   )
 
   app.patch(
-    '/tus/:upload_id',
+    '/:upload_id',
     {
       schema: {
         operationId: 'patchResumableUpload',

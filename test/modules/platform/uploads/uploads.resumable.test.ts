@@ -34,7 +34,7 @@ describe.each(STORES.filter((name) => name === 'embedded'))('resumable uploads (
   })
   afterAll(() => store.close())
 
-  const endpoint = (at: string) => `${at}/api/v1/shared/uploads/tus`
+  const endpoint = (at: string) => `${at}/api/v1/shared/resumable-uploads`
   const idOf = (url: string) => url.split('/').pop()!
   const tus = (method: string, url: string, token: string, headers: Record<string, string> = {}, body?: Buffer) =>
     fetch(url.startsWith('http') ? url : `${base}${url}`, {
@@ -109,7 +109,7 @@ describe.each(STORES.filter((name) => name === 'embedded'))('resumable uploads (
     const created = await create(org.crew.token, PNG_3X2.length, { ...JPEG_META, filetype: 'image/png' })
     expect(created.status).toBe(201)
     const url = created.headers.get('location')!
-    expect(url).toMatch(/^\/api\/v1\/shared\/uploads\/tus\/[0-9a-f-]{36}$/)
+    expect(url).toMatch(/^\/api\/v1\/shared\/resumable-uploads\/[0-9a-f-]{36}$/)
     const bytes = { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }
     for (const token of [mate.token, org.admin.token, other.crew.token, other.admin.token]) {
       expect((await tus('HEAD', url, token)).status).toBe(404)
