@@ -81,6 +81,9 @@ export const resumableUploadRoutes: ModulePlugin = async (app, { db, storage, co
 
   const hand = async (request: FastifyRequest, reply: FastifyReply, transfer: Transfer) => {
     transfers.set(request.raw, transfer)
+    // A PATCH refused before its body was read (its offset is not where the upload stands: a browser resending a
+    // cut request on a fresh connection) closes the connection, so the rest of that body is not sent for nothing.
+    reply.raw.once('finish', () => request.raw.complete || request.raw.destroy())
     reply.hijack()
     await tus.handle(request.raw, reply.raw)
   }

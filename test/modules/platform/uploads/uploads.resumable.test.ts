@@ -46,7 +46,7 @@ describe.each(STORES.filter((name) => name === 'embedded'))('resumable uploads (
     tus('POST', endpoint(base), token, { 'upload-length': String(length), 'upload-metadata': meta(fields) })
 
   it('resumes a 5 MB scan cut midway at the offset the service kept, and makes the same upload as §5', async () => {
-    const link = await relay((store.t.app.server.address() as AddressInfo).port, 2.5 * MB)
+    const link = await relay((store.t.app.server.address() as AddressInfo).port, { marker: 'PATCH ', bytes: 2.5 * MB })
     try {
       const sent = await sendResumably(endpoint(link.url), org.crew.token, SCAN, JPEG_META)
       expect(link.wasCut()).toBe(true)
