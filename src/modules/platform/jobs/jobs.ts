@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../../config.js'
 import type { Db } from '../../../db/database.js'
+import { todayUtc } from '../../../lib/dates.js'
 import type { Jobs } from '../../../lib/jobs.js'
 import type { Metrics } from '../../../lib/metrics.js'
 import type { Storage } from '../../../lib/storage.js'
-import { DELIVERY_QUEUE, deliveryHandler } from '../webhooks/delivery.js'
-import { todayUtc } from '../../../lib/dates.js'
 import { resumableStore } from '../uploads/uploads.resumable-store.js'
-import { resumableExpirySweep } from '../uploads/uploads.resumable-sweep.js'
+import { DELIVERY_QUEUE, deliveryHandler } from '../webhooks/delivery.js'
 import { retentionSweep } from './audit-retention.queries.js'
+import { resumableExpirySweep } from './resumable-uploads.sweep.js'
 import { runSweep } from './sweeps.js'
 
 /** What a wing's job definitions are given; each wing defines the jobs over its own data (modules/index.ts lists them). */

@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { todayUtc } from '../../../../src/lib/dates.js'
+import { createStorage } from '../../../../src/lib/storage.js'
+import { resumableExpirySweep } from '../../../../src/modules/platform/jobs/resumable-uploads.sweep.js'
 import { runSweep } from '../../../../src/modules/platform/jobs/sweeps.js'
 import { resumableStore } from '../../../../src/modules/platform/uploads/uploads.resumable-store.js'
-import { resumableExpirySweep } from '../../../../src/modules/platform/uploads/uploads.resumable-sweep.js'
 import { createOrg, type TestOrg } from '../../../factories.js'
-import { JPEG_12X7, openStore, PNG_3X2, STORES, type StoreUnderTest } from '../../../fixtures/uploads.js'
 import { relay, sendResumably } from '../../../fixtures/tus.js'
-import { createStorage } from '../../../../src/lib/storage.js'
+import { JPEG_12X7, openStore, PNG_3X2, STORES, type StoreUnderTest } from '../../../fixtures/uploads.js'
 
 const MB = 1024 * 1024
 // A JPEG whose header is in its first bytes, then 5 MB more: sniffed and measured as a JPEG.

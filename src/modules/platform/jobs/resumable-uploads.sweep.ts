@@ -1,7 +1,6 @@
-import type { Sweep } from '../jobs/sweeps.js'
-import { NIL_UUID } from '../jobs/sweeps.js'
-import { deleteExpiredResumableUploads, expiredResumableUploads } from './uploads.queries.js'
-import type { ResumableStore } from './uploads.resumable-store.js'
+import { deleteExpiredResumableUploads, expiredResumableUploads } from '../uploads/uploads.queries.js'
+import type { ResumableStore } from '../uploads/uploads.resumable-store.js'
+import { NIL_UUID, type Sweep } from './sweeps.js'
 
 interface Expired {
   id: string
