@@ -128,6 +128,8 @@ export interface UploadsTable {
   page_count: Nullable<number>
   threat_name: Nullable<string>
   derivatives: ColumnType<unknown[], string | undefined, string>
+  /** Set for a resumable (tus) upload: when its unfinished transfer expires. */
+  resumable_until: Nullable<Date>
   created_at: CreatedAt
   updated_at: Timestamp
 }

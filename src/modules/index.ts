@@ -39,6 +39,7 @@ import { healthRoutes } from './platform/health/health.routes.js'
 import { definePlatformJobs, type JobDeps } from './platform/jobs/jobs.js'
 import { metricsRoutes } from './platform/metrics/metrics.routes.js'
 import { embeddedStorageRoutes } from './platform/uploads/uploads.embedded.js'
+import { resumableUploadRoutes } from './platform/uploads/uploads.resumable.js'
 import { uploadsRoutes } from './platform/uploads/uploads.routes.js'
 import { webhooksRoutes } from './platform/webhooks/webhooks.routes.js'
 import type { App, ModuleDeps, ModulePlugin } from './types.js'
@@ -68,6 +69,8 @@ const registrations: Registration[] = [
   { plugin: uploadsRoutes, prefix: '/api/v1/shared/uploads' },
   // The embedded storage driver's presigned POST target and signed download (lib/storage.ts hands out their URLs).
   { plugin: embeddedStorageRoutes, prefix: '/api/v1/shared/uploads' },
+  // Resumable uploads with tus (DECISIONS §16), making the same uploads as the intent.
+  { plugin: resumableUploadRoutes, prefix: '/api/v1/shared/resumable-uploads' },
   // Identity documents, certificates: each kind of expiring crew record under its paths (crew/record-kinds/).
   ...RECORD_KINDS.flatMap(recordKindRegistrations),
   { plugin: userExperienceRoutes, prefix: '/api/v1/crew/users/:user_id/experience', product: 'crew' },

@@ -2,6 +2,7 @@ import { Alert, Button, FileButton, Group, Image, Stack, Text } from '@mantine/c
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { useSession } from '../auth/session.js'
+import { shrinkPhoto } from '../records/shrink-photo.js'
 import { UPLOAD_MIMES, type UploadStep, uploadFile } from '../records/upload-file.js'
 import { GOOD } from '../shared/colours.js'
 import type { Waiting } from '../shared/EntityForm.js'
@@ -81,12 +82,17 @@ export function ScanPicker({
     setKept(false)
     onKept?.(null)
   }
-  const choose = (chosen: File | null) => {
-    if (!chosen) return
+  const [shrunkFrom, setShrunkFrom] = useState<number | null>(null)
+  const choose = async (picked: File | null) => {
+    if (!picked) return
+    // A photo kept for the ship's link is shrunk first (DECISIONS §16's budget).
+    const offline = onKept !== undefined && !navigator.onLine
+    const chosen = offline ? await shrinkPhoto(picked) : picked
+    setShrunkFrom(chosen === picked ? null : picked.size)
     setFile(chosen)
     const why = refusedBeforeUpload(chosen)
     setRefused(why)
-    const keep = !why && onKept !== undefined && !navigator.onLine
+    const keep = !why && offline
     setKept(keep)
     onKept?.(keep ? chosen : null)
     if (why) {
@@ -100,14 +106,14 @@ export function ScanPicker({
         Scan or photo (PDF, JPEG or PNG)
       </Text>
       <Group gap="xs" wrap="wrap">
-        <FileButton onChange={choose} accept="image/jpeg,image/png" capture="environment">
+        <FileButton onChange={(picked) => void choose(picked)} accept="image/jpeg,image/png" capture="environment">
           {(props) => (
             <Button {...props} h={44} variant="light">
               Take a photo
             </Button>
           )}
         </FileButton>
-        <FileButton onChange={choose} accept={UPLOAD_MIMES.join(',')}>
+        <FileButton onChange={(picked) => void choose(picked)} accept={UPLOAD_MIMES.join(',')}>
           {(props) => (
             <Button {...props} h={44} variant="default">
               Choose a file
@@ -117,7 +123,12 @@ export function ScanPicker({
       </Group>
       {file && <Preview file={file} />}
       {upload.isPending && <Text size="sm">{STEP_WORDS[progress.step]}</Text>}
-      {kept && <Text size="sm">No connection: the scan is kept on this device and sent with the document when the link returns.</Text>}
+      {kept && file && (
+        <Text size="sm">
+          No connection: the scan is kept on this device and sent with the document when the link returns. Sent as{' '}
+          {Math.ceil(file.size / 1024)} KB{shrunkFrom !== null && ` (shrunk on this device from ${Math.ceil(shrunkFrom / 1024)} KB)`}.
+        </Text>
+      )}
       {upload.isSuccess && (
         <Text size="sm" c={GOOD}>
           Uploaded.

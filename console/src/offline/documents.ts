@@ -1,11 +1,12 @@
 import type { SeaworthyClient } from '../../../client/index.js'
 import { ApiError, unwrap } from '../api.js'
 import { CERTIFICATE, IDENTITY_DOCUMENT, type RecordKind } from '../records/record-kinds.js'
-import { uploadFile } from '../records/upload-file.js'
+import { uploadResumably } from '../records/upload-resumable.js'
 import { deleteDocument, documentsOf, putDocument, type QueuedDocument } from './store.js'
 
-// Documents photographed with no link (DECISIONS §16): kept on the device with their scan, then made through the
-// same §5 upload and the same record create as online, oldest first, when the link returns.
+// Documents photographed with no link (DECISIONS §16): kept on the device with their scan (a photo shrunk
+// first: shrink-photo.ts), then sent when the link returns, oldest first: the scan resumably (tus), continuing
+// a cut upload where it stopped, then the same record create as online.
 
 const KINDS: RecordKind[] = [IDENTITY_DOCUMENT, CERTIFICATE]
 
@@ -28,8 +29,20 @@ function create(api: SeaworthyClient, item: QueuedDocument, body: Record<string,
     : unwrap(api.POST('/api/v1/crew/users/{user_id}/identity-documents', { ...path, body: body as never }))
 }
 
-/** Sends the user's kept documents; a refusal (4xx) is kept with its reason, a dropped link stops until the next pass. */
-export async function sendDocuments(api: SeaworthyClient, userId: string): Promise<boolean> {
+// One pass at a time per user: a second pass (the minute's timer, the link's return) while a scan is still on its
+// way would resume the same upload, and the service lets only one request at a time write to it.
+const passes = new Map<string, Promise<boolean>>()
+
+/** Sends the user's kept documents (unless a pass is already sending them): whether any was made. */
+export function sendDocuments(api: SeaworthyClient, userId: string): Promise<boolean> {
+  if (passes.has(userId)) return Promise.resolve(false)
+  const pass = sendEach(api, userId).finally(() => passes.delete(userId))
+  passes.set(userId, pass)
+  return pass
+}
+
+/** A refusal (4xx) is kept with its reason; a dropped link stops until the next pass. */
+async function sendEach(api: SeaworthyClient, userId: string): Promise<boolean> {
   let sent = false
   for (const item of await documentsOf(userId)) {
     if (item.refused || !item.id) continue
@@ -37,7 +50,8 @@ export async function sendDocuments(api: SeaworthyClient, userId: string): Promi
     try {
       if (item.file && !item.uploadId && kind.upload) {
         const file = new File([item.file.blob], item.file.name, { type: item.file.type })
-        item.uploadId = await uploadFile(api, kind.upload, file, () => undefined)
+        const keepUrl = async (url: string) => void (await putDocument({ ...item, uploadUrl: url }))
+        item.uploadId = await uploadResumably(api, kind.upload, file, item.uploadUrl ?? null, keepUrl)
         await putDocument(item)
       }
       await create(api, item, { ...item.body, ...(item.uploadId ? { uploadId: item.uploadId } : {}) })

@@ -61,6 +61,8 @@ export interface QueuedDocument {
   file: { blob: Blob; name: string; type: string } | null
   /** Sent as Idempotency-Key with the record, so a create whose answer was lost is not made twice. */
   key: string
+  /** The scan's resumable (tus) upload while under way: a pass after a dropped link continues it at its offset. */
+  uploadUrl?: string
   /** The scan's upload once done, so a retry does not send the file again. */
   uploadId?: string
   at: number

@@ -31,7 +31,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create trigger assignments_readiness_holder_delete after delete on assignments
     referencing old table as old_rows for each statement execute function readiness_assignment_holders_changed()`.execute(db)
   await sql`create trigger assignments_readiness_holder_update after update on assignments
-    referencing old table as old_rows new table as new_rows for each statement execute function readiness_assignment_holders_changed()`.execute(db)
+    referencing old table as old_rows new table as new_rows for each statement execute function readiness_assignment_holders_changed()`.execute(
+    db,
+  )
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

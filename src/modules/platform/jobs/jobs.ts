@@ -1,12 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../../config.js'
 import type { Db } from '../../../db/database.js'
+import { todayUtc } from '../../../lib/dates.js'
 import type { Jobs } from '../../../lib/jobs.js'
 import type { Metrics } from '../../../lib/metrics.js'
 import type { Storage } from '../../../lib/storage.js'
+import { resumableStore } from '../uploads/uploads.resumable-store.js'
 import { DELIVERY_QUEUE, deliveryHandler } from '../webhooks/delivery.js'
-import { todayUtc } from '../../../lib/dates.js'
 import { retentionSweep } from './audit-retention.queries.js'
+import { resumableExpirySweep } from './resumable-uploads.sweep.js'
 import { runSweep } from './sweeps.js'
 
 /** What a wing's job definitions are given; each wing defines the jobs over its own data (modules/index.ts lists them). */
@@ -26,8 +28,8 @@ export const FLEET_JOB_EXPIRE_SECONDS = 1800
 const DELIVERY_WORKERS = 4
 const DELIVERY_BATCH = 10
 
-/** The platform's background jobs, on the database's job queue (src/lib/jobs.ts): webhook deliveries and audit retention. */
-export function definePlatformJobs(jobs: Jobs, { db, config, metrics }: JobDeps): void {
+/** The platform's background jobs, on the database's job queue (src/lib/jobs.ts): webhook deliveries, audit retention, expired resumable uploads. */
+export function definePlatformJobs(jobs: Jobs, { db, config, metrics, storage }: JobDeps): void {
   jobs.define({
     name: DELIVERY_QUEUE,
     handler: deliveryHandler({
@@ -40,6 +42,14 @@ export function definePlatformJobs(jobs: Jobs, { db, config, metrics }: JobDeps)
     batchSize: DELIVERY_BATCH,
     // The fan-out trigger announces new deliveries: this instance's worker looks at once.
     wakeOn: 'webhook_deliveries',
+  })
+  const expiry = resumableExpirySweep(resumableStore(config, storage))
+  jobs.define({
+    name: expiry.job,
+    policy: 'short',
+    handler: async () => void (await runSweep(db, expiry, todayUtc())),
+    everySeconds: RETENTION_EVERY_SECONDS,
+    expireInSeconds: FLEET_JOB_EXPIRE_SECONDS,
   })
   const days = config.auditRetentionDays
   if (days > 0) {

@@ -26,6 +26,8 @@ export interface NewUpload {
   size: number
   filename: string
   storageKey: string
+  /** A resumable (tus) upload: when its unfinished transfer expires. */
+  resumableUntil?: Date
 }
 
 export function insertUpload(db: Db, orgId: string, upload: NewUpload) {
@@ -40,6 +42,7 @@ export function insertUpload(db: Db, orgId: string, upload: NewUpload) {
       declared_size: upload.size,
       original_filename: upload.filename,
       storage_key: upload.storageKey,
+      resumable_until: upload.resumableUntil ?? null,
       status: 'pending',
     })
     .execute()
@@ -119,4 +122,30 @@ export function markProcessed(db: Db, actor: Actor, uploadId: string, result: Pr
     .selectFrom('a')
     .selectAll()
     .executeTakeFirst()
+}
+
+/** An organization's resumable uploads still unfinished past their expiry, `limit` at a time after `after` (by id). */
+export function expiredResumableUploads(db: Db, orgId: string, after: string, limit: number) {
+  return db
+    .selectFrom('uploads')
+    .select(['id', 'storage_key'])
+    .where('organization_id', '=', orgId)
+    .where('status', '=', 'pending')
+    .where('resumable_until', '<', sql<Date>`now()`)
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+}
+
+/** Deletes those of `ids` that are still unfinished resumable uploads past their expiry; how many. */
+export async function deleteExpiredResumableUploads(db: Db, orgId: string, ids: string[]): Promise<number> {
+  const result = await db
+    .deleteFrom('uploads')
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .where('resumable_until', '<', sql<Date>`now()`)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

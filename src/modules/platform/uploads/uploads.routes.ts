@@ -9,6 +9,11 @@ import { finalizeUpload, incomingKey, toUpload } from './uploads.service.js'
 
 const tags = ['uploads']
 
+/** DECISIONS §13.7: a course package is for those who manage courses. */
+export function assertMayUpload(actor: Actor, kind: unknown): void {
+  if (kind === PACKAGE_KIND && !MANAGERS.includes(actor.role)) throw forbidden('Only admins and office admins upload course packages')
+}
+
 export const uploadsRoutes: ModulePlugin = (app, { db, storage, config, metrics }) => {
   const expiresAt = () => new Date(Date.now() + config.uploadUrlTtlSeconds * 1000)
 
@@ -31,13 +36,8 @@ export const uploadsRoutes: ModulePlugin = (app, { db, storage, config, metrics 
         body: UploadIntent(config.uploadMaxBytes, config.coursePackageMaxBytes),
         response: { 201: PresignedUpload, 403: ErrorBody },
       },
-      // DECISIONS §13.7: a course package is for those who manage courses; before validation, so another role's
-      // package intent is a 403 whatever its media type or size.
-      preValidation: async (request) => {
-        const kind = (request.body as { kind?: unknown } | undefined)?.kind
-        if (kind === PACKAGE_KIND && !MANAGERS.includes(request.actor.role))
-          throw forbidden('Only admins and office admins upload course packages')
-      },
+      // Before validation, so another role's package intent is a 403 whatever its media type or size.
+      preValidation: async (request) => assertMayUpload(request.actor, (request.body as { kind?: unknown } | undefined)?.kind),
     },
     async (request, reply) => {
       const { actor, body } = request
