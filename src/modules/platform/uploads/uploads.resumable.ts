@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Actor } from '../../../lib/access.js'
 import { conflict, invalid, notFound, ValidationFailed } from '../../../lib/errors.js'
 import { exemptFromRequestTimeout } from '../../../lib/http-server.js'
+import { REQUEST_ID_HEADER } from '../../../lib/request-id.js'
 import { ErrorBody, NoContent } from '../../../lib/schemas.js'
 import { createValidator } from '../../../lib/validation.js'
 import type { ModulePlugin } from '../../types.js'
@@ -84,6 +85,9 @@ export const resumableUploadRoutes: ModulePlugin = async (app, { db, storage, co
     // A PATCH refused before its body was read (its offset is not where the upload stands: a browser resending a
     // cut request on a fresh connection) closes the connection, so the rest of that body is not sent for nothing.
     reply.raw.once('finish', () => request.raw.complete || request.raw.destroy())
+    // Hijacked, the answer skips Fastify's onSend hooks: it carries the headers they and onRequest's would.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
+    reply.raw.setHeader(REQUEST_ID_HEADER, request.id).setHeader('cache-control', 'no-store')
     reply.hijack()
     await tus.handle(request.raw, reply.raw)
   }

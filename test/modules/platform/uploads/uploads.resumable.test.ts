@@ -124,6 +124,12 @@ describe.each(STORES.filter((name) => name === 'embedded'))('resumable uploads (
     expect((await tus('HEAD', url, org.crew.token)).headers.get('upload-offset')).toBe('0')
     const own = await tus('PATCH', url, org.crew.token, bytes, PNG_3X2)
     expect([own.status, own.headers.get('upload-status')]).toEqual([204, 'ready'])
+    // The tus server answers itself, with the headers every answer of the service carries.
+    expect([own.headers.get('x-request-id'), own.headers.get('x-content-type-options'), own.headers.get('cache-control')]).toEqual([
+      expect.any(String),
+      'nosniff',
+      'no-store',
+    ])
   })
 
   it('refuses what §5 refuses: too large, a type not allowed, no Upload-Length, content not of its declared type', async () => {
