@@ -1,5 +1,5 @@
 import { onlineManager, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { type Me, useSession } from '../auth/session.js'
 import { sendDocuments } from './documents.js'
 import { collect } from './downloads.js'
@@ -37,7 +37,7 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
     setCounts({ waiting: queue.length - refused, refused })
   }, [userId])
 
-  const sync = useCallback(async () => {
+  const pass = useCallback(async () => {
     try {
       // What the courses played offline recorded joins the queue first, link or not (so the count is true offline).
       await collect(userId).catch(() => undefined)
@@ -50,6 +50,16 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
       await count()
     }
   }, [userId, fetcher, count, api, queryClient])
+
+  // One pass at a time: on a ship's link a pass outlasts the minute between passes (a 2 MB photo takes four
+  // minutes at 64 kbit/s), and a second pass beside it would send the same photo again, sharing the link.
+  const running = useRef<Promise<void> | null>(null)
+  const sync = useCallback(() => {
+    running.current ??= pass().finally(() => {
+      running.current = null
+    })
+    return running.current
+  }, [pass])
 
   useEffect(() => {
     let stop: (() => void) | undefined
