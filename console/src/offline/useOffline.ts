@@ -13,6 +13,8 @@ export interface OfflineState {
   refused: number
   lastSynced: number | null
   asOf: number | null
+  /** The user's answers are kept as they arrive: the screens render from then on, so their first read is kept too. */
+  keeping: boolean
 }
 
 // TanStack Query takes the link as up until an `offline` event says otherwise: a console opened with no link would
@@ -30,6 +32,7 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
   const [online, setOnline] = useState(navigator.onLine)
   const [counts, setCounts] = useState({ waiting: 0, refused: 0 })
   const [lastSynced, setLastSynced] = useState<number | null>(null)
+  const [keeping, setKeeping] = useState(false)
 
   const count = useCallback(async () => {
     const queue = [...(await queueOf(userId)), ...(await documentsOf(userId))]
@@ -62,13 +65,14 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
   }, [pass])
 
   useEffect(() => {
-    let stop: (() => void) | undefined
-    void keepOfflineCopy(queryClient, userId).then((unsubscribe) => {
-      stop = unsubscribe
-    })
+    const stop = keepOfflineCopy(queryClient, userId)
+    setKeeping(true)
     // Who is signed in, for opening with no link next time (offline/signed-in.ts); only a copy read online.
     if (navigator.onLine) void saveSnapshot({ userId, key: JSON.stringify(['me']), data: me, at: Date.now() })
-    return () => stop?.()
+    return () => {
+      stop()
+      setKeeping(false)
+    }
   }, [queryClient, userId, me])
 
   useEffect(() => {
@@ -88,5 +92,5 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
     }
   }, [sync])
 
-  return { online, ...counts, lastSynced, asOf: online ? null : asOf(queryClient) }
+  return { online, ...counts, lastSynced, asOf: online ? null : asOf(queryClient), keeping }
 }
