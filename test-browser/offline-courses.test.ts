@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SeaworthyClient } from '../client/index.js'
 import { launchBrowser, screenshot, signInAs } from './browser.js'
-import { addPassport } from './offline-documents.js'
+import { addPassport, shellKept } from './offline.js'
 import { importCourse } from './scorm-courses.js'
 import { assign, createCrew, createShip, ok, PASSWORD, passportPdf, requirePassport, signIn } from './seed.js'
 import { type RunningService, startService } from './service.js'
@@ -140,6 +140,7 @@ describe('courses taken offline', () => {
     await page.goto(`${service.baseUrl}/console/me/training`)
     await page.getByRole('button', { name: `Play offline: ${cmi5.course_title}` }).waitFor()
 
+    await shellKept(page)
     await context.setOffline(true)
     await page.reload()
     await page.getByText(/^Offline — as of/).waitFor()

@@ -5,7 +5,7 @@ import type { Browser, Request } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { SeaworthyClient } from '../client/index.js'
 import { launchBrowser, signInAs } from './browser.js'
-import { addPassport } from './offline-documents.js'
+import { addPassport, shellKept } from './offline.js'
 import { importCourse } from './scorm-courses.js'
 import { assign, createCrew, createShip, ok, PASSWORD, signIn } from './seed.js'
 import { type RunningService, startService } from './service.js'
@@ -56,6 +56,7 @@ it("syncs a week's work (50 statements, 5 commits, a 2 MiB photo) on an emulated
   await signInAs(page, service.baseUrl, person.email)
   await page.goto(`${service.baseUrl}/console/me/documents`)
   await page.getByRole('button', { name: 'Add a document' }).waitFor()
+  await shellKept(page)
   const link = await context.newCDPSession(page)
   const conditions = (offline: boolean) =>
     link.send(

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 
-// What both offline browser tests do on My documents (offline-courses.test.ts, offline-ship-link.test.ts).
+// What the offline browser tests share (offline-courses, offline-ship-link and offline-copy .test.ts).
 
 /** A passport added on My documents with no link: the form kept on the device with its scan. */
 export async function addPassport(page: Page, number: string, scan: { name: string; mimeType: string; buffer: Buffer }) {
@@ -15,4 +15,14 @@ export async function addPassport(page: Page, number: string, scan: { name: stri
   await page.getByText(/the scan is kept on this device/).waitFor()
   await form.getByRole('button', { name: 'Send identity document' }).click()
   await form.waitFor({ state: 'detached' })
+}
+
+/**
+ * The console's shell kept on the device: its service worker active (installed, every file precached), so the app
+ * opens with no link. Before that, a page opened offline gets the browser's own error, not the console.
+ */
+export async function shellKept(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
 }
