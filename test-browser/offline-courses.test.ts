@@ -4,8 +4,9 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SeaworthyClient } from '../client/index.js'
 import { launchBrowser, screenshot, signInAs } from './browser.js'
+import { addPassport, shellKept } from './offline.js'
 import { importCourse } from './scorm-courses.js'
-import { assign, createCrew, createShip, ok, PASSWORD, passportPdf, signIn } from './seed.js'
+import { assign, createCrew, createShip, ok, PASSWORD, passportPdf, requirePassport, signIn } from './seed.js'
 import { type RunningService, startService } from './service.js'
 
 // Courses taken offline (DECISIONS §16), in Debian's chromium with the network really cut: a crew member
@@ -13,6 +14,7 @@ import { type RunningService, startService } from './service.js'
 // offline, plays both to passed from the device (the content origin's service worker), photographs a passport,
 // reloads the console with no link, and comes back online: the queue syncs with no action, and the service has
 // each registration passed once, one attempt each, each record once, and the passport with its scan.
+// offline-ship-link.test.ts syncs a week's work on an emulated ship's link.
 
 const ADMIN = { email: 'admin@offline.browser.test', password: PASSWORD, domain: 'offline.browser.test' }
 const FIXTURES = join(import.meta.dirname, '../../shared/fixtures')
@@ -44,6 +46,15 @@ async function verbs(registrationId: string): Promise<string[]> {
 
 const count = (seen: string[], verb: string) => seen.filter((v) => v === verb).length
 
+/** The assignment's readiness as the office reads it: its verdict and the codes of its blockers and warnings. */
+async function readiness(assignmentId: string) {
+  const answer = await ok(
+    admin.GET('/api/v1/learn/assignments/{assignment_id}/readiness', { params: { path: { assignment_id: assignmentId } } }),
+  )
+  const codes = (issues: { code: string }[]) => issues.map((issue) => issue.code).sort()
+  return { ready: answer.ready, blockers: codes(answer.blockers), warnings: codes(answer.warnings) }
+}
+
 /** Golf Explained to its test page, every answer right, Exit (as scorm-results.test.ts plays it). */
 async function playGolf(page: Page) {
   const sco = page.frameLocator('iframe[title="Course"]')
@@ -66,6 +77,8 @@ describe('courses taken offline', () => {
   it('downloads a cmi5 and a SCORM course, plays both to passed and photographs a passport with no link, and syncs once the link returns', async () => {
     const cmi5Course = await importCourse(admin, await readFile(join(FIXTURES, 'cmi5/masteryscore_responsive.zip')))
     const scormCourse = await importCourse(admin, await readFile(join(FIXTURES, 'scorm/RuntimeBasicCalls_SCORM12.zip')))
+    // The role needs a passport: readiness moves on the office's side only once the queue reaches it.
+    await requirePassport(admin, 'Deckhand')
     const person = await createCrew(admin, 'Oona', 'Offline')
     const ship = await createShip(admin, 'MV Offline')
     const assignment = await assign(admin, person.id, ship.id, 'Deckhand')
@@ -86,16 +99,39 @@ describe('courses taken offline', () => {
     await page.goto(`${service.baseUrl}/console/me/training`)
     await page.getByRole('button', { name: `Download for offline: ${cmi5.course_title}` }).click()
     await page.getByRole('button', { name: `Play offline: ${cmi5.course_title}` }).waitFor()
-    // The link drops during the SCORM download (its player's script): the files that arrived stay, the rest follows.
-    let drops = 0
-    await context.route('**/player-assets/scorm-again.*', (route) => (drops++ < 1 ? route.abort('internetdisconnected') : route.fallback()))
+    // The link drops three times during the SCORM download (its first file, one midway, the player's script): the files
+    // that arrived stay, and each Continue download fetches only the files still missing.
+    const contentPort = String(Number(new URL(service.baseUrl).port) + 1)
+    const requested = new Map<string, number>()
+    let cuts = 0
+    await context.route(
+      (url) => url.port === contentPort && (url.pathname.startsWith('/content/') || url.pathname.includes('/player-assets/')),
+      (route) => {
+        const url = route.request().url()
+        const seen = requested.get(url) ?? 0
+        requested.set(url, seen + 1)
+        const cut = seen === 0 && (requested.size === 1 || requested.size === 20 || url.includes('/player-assets/scorm-again.'))
+        if (!cut) return route.fallback()
+        cuts++
+        return route.abort('internetdisconnected')
+      },
+    )
     await page.getByRole('button', { name: `Download for offline: ${scorm.course_title}` }).click()
-    await page.getByRole('button', { name: 'Continue download' }).click()
+    // Each cut comes after the files before it have arrived: on a loaded machine that takes longer than expect.poll's
+    // default second, so the wait is Playwright's usual 30 s (Continue download is enabled once the cut download ends).
+    for (let cut = 1; cut <= 3; cut++) {
+      await expect.poll(() => cuts, { timeout: 30_000 }).toBe(cut)
+      await page.getByRole('button', { name: 'Continue download' }).click()
+    }
     await page.getByRole('button', { name: `Play offline: ${scorm.course_title}` }).waitFor()
-    expect(drops).toBe(2)
+    await context.unrouteAll()
+    expect(cuts).toBe(3)
+    // Every file once, the three cut ones twice (a file is kept whole or not at all).
+    expect([...requested.values()].sort()).toEqual([...Array(requested.size - 3).fill(1), 2, 2, 2])
+    expect(requested.size).toBeGreaterThan(40) // the package's files and the player's
     const downloads = page.getByTestId('offline-download')
     const onDevice = expect.stringMatching(/^On this device · [\d.]+ (KB|MB)\b/)
-    await expect.poll(() => downloads.allInnerTexts()).toEqual([onDevice, onDevice])
+    expect(await downloads.allInnerTexts()).toEqual([onDevice, onDevice])
     await screenshot(page, 'offline-downloaded')
 
     // My documents read once online: its copy is what the screen shows with no link.
@@ -104,6 +140,7 @@ describe('courses taken offline', () => {
     await page.goto(`${service.baseUrl}/console/me/training`)
     await page.getByRole('button', { name: `Play offline: ${cmi5.course_title}` }).waitFor()
 
+    await shellKept(page)
     await context.setOffline(true)
     await page.reload()
     await page.getByText(/^Offline — as of/).waitFor()
@@ -122,21 +159,10 @@ describe('courses taken offline', () => {
     // SCORM 1.2, from the device: the player and its final commit (a beacon) answered by the content origin's worker.
     await page.getByRole('button', { name: `Play offline: ${scorm.course_title}` }).click()
     await playGolf(page)
-    // A passport photographed with no link: kept on the device with its scan.
+    // A passport photographed with no link: kept on the device with its scan. The screen shows the copy read online.
     await page.goto(`${service.baseUrl}/console/me/documents`)
-    await page.getByRole('button', { name: 'Add a document' }).click()
-    const form = page.getByRole('form', { name: 'New identity document' })
-    await form.getByLabel('Type').click()
-    await page.getByRole('option', { name: 'Passport' }).click()
-    await form.getByLabel('Number').fill('P7654321')
-    await form.getByLabel('Issuing country').fill('NO')
-    await form.getByLabel('Expires').fill('2032-03-01')
-    await page
-      .locator('input[type=file]:not([capture])')
-      .setInputFiles({ name: 'passport.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await passportPdf()) })
-    await page.getByText(/the scan is kept on this device/).waitFor()
-    await form.getByRole('button', { name: 'Send identity document' }).click()
-    await form.waitFor({ state: 'detached' })
+    await page.getByRole('region', { name: 'Identity documents' }).getByText('None yet.').waitFor()
+    await addPassport(page, 'P7654321', { name: 'passport.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await passportPdf()) })
 
     await page.goto(`${service.baseUrl}/console/me/training`)
     await page.getByText(/results? waiting for a connection/).waitFor()
@@ -149,6 +175,8 @@ describe('courses taken offline', () => {
     for (const id of [cmi5.id, scorm.id]) expect(await registration(id)).toMatchObject({ status: 'in_progress', attempt_count: 0 })
     const passports = () => ok(admin.GET('/api/v1/crew/users/{user_id}/identity-documents', { params: { path: { user_id: person.id } } }))
     expect(await passports()).toEqual([])
+    const before = await readiness(assignment.id)
+    expect(before).toEqual({ ready: false, blockers: ['document_missing'], warnings: ['course_not_passed', 'course_not_passed'] })
 
     await context.setOffline(false)
     await expect.poll(async () => (await registration(cmi5.id)).status, { timeout: 60_000 }).toBe('passed')
@@ -157,6 +185,8 @@ describe('courses taken offline', () => {
     expect(await passports()).toEqual([
       expect.objectContaining({ documentType: 'passport', documentNumber: 'P7654321', uploadId: expect.any(String) }),
     ])
+    // The office sees the crew member ready (read live): the passport is there (unverified until reviewed), both courses passed.
+    expect(await readiness(assignment.id)).toEqual({ ready: true, blockers: [], warnings: ['document_unverified'] })
     // The console syncs again at start: nothing changes.
     await page.reload()
     await page.getByRole('heading', { name: 'My training' }).waitFor()

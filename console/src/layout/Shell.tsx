@@ -90,9 +90,7 @@ export function Shell() {
       </AppShell.Navbar>
       <AppShell.Main>
         <OfflineStrip state={offline} />
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
+        <Suspense fallback={<Loading />}>{offline.keeping ? <Outlet /> : <Loading />}</Suspense>
       </AppShell.Main>
     </AppShell>
   )

@@ -1,5 +1,5 @@
 import { onlineManager, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { type Me, useSession } from '../auth/session.js'
 import { sendDocuments } from './documents.js'
 import { collect } from './downloads.js'
@@ -13,6 +13,8 @@ export interface OfflineState {
   refused: number
   lastSynced: number | null
   asOf: number | null
+  /** The user's answers are kept as they arrive: the screens render from then on, so their first read is kept too. */
+  keeping: boolean
 }
 
 // TanStack Query takes the link as up until an `offline` event says otherwise: a console opened with no link would
@@ -30,6 +32,7 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
   const [online, setOnline] = useState(navigator.onLine)
   const [counts, setCounts] = useState({ waiting: 0, refused: 0 })
   const [lastSynced, setLastSynced] = useState<number | null>(null)
+  const [keeping, setKeeping] = useState(false)
 
   const count = useCallback(async () => {
     const queue = [...(await queueOf(userId)), ...(await documentsOf(userId))]
@@ -37,7 +40,7 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
     setCounts({ waiting: queue.length - refused, refused })
   }, [userId])
 
-  const sync = useCallback(async () => {
+  const pass = useCallback(async () => {
     try {
       // What the courses played offline recorded joins the queue first, link or not (so the count is true offline).
       await collect(userId).catch(() => undefined)
@@ -51,14 +54,25 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
     }
   }, [userId, fetcher, count, api, queryClient])
 
-  useEffect(() => {
-    let stop: (() => void) | undefined
-    void keepOfflineCopy(queryClient, userId).then((unsubscribe) => {
-      stop = unsubscribe
+  // One pass at a time: on a ship's link a pass outlasts the minute between passes (a 2 MB photo takes four
+  // minutes at 64 kbit/s), and a second pass beside it would send the same photo again, sharing the link.
+  const running = useRef<Promise<void> | null>(null)
+  const sync = useCallback(() => {
+    running.current ??= pass().finally(() => {
+      running.current = null
     })
+    return running.current
+  }, [pass])
+
+  useEffect(() => {
+    const stop = keepOfflineCopy(queryClient, userId)
+    setKeeping(true)
     // Who is signed in, for opening with no link next time (offline/signed-in.ts); only a copy read online.
     if (navigator.onLine) void saveSnapshot({ userId, key: JSON.stringify(['me']), data: me, at: Date.now() })
-    return () => stop?.()
+    return () => {
+      stop()
+      setKeeping(false)
+    }
   }, [queryClient, userId, me])
 
   useEffect(() => {
@@ -78,5 +92,5 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
     }
   }, [sync])
 
-  return { online, ...counts, lastSynced, asOf: online ? null : asOf(queryClient) }
+  return { online, ...counts, lastSynced, asOf: online ? null : asOf(queryClient), keeping }
 }

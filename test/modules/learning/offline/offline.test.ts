@@ -231,6 +231,42 @@ describe('POST /offline/sync: cmi5 statements', () => {
   })
 })
 
+describe('POST /offline/sync: the wire budget (§16)', () => {
+  /** The console's compression (console/src/offline/sync.ts): CompressionStream's gzip of the JSON body. */
+  const gzip = async (text: string) =>
+    new Uint8Array(await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer())
+  /** A POST's request line and headers with a bearer token, and its short answer: measured on the browser test's link. */
+  const HEADERS = 1_000
+
+  it('200 queued statements of a real session go in one request of at most 60 KB on the wire, all taken', async () => {
+    const { registrationId, au } = await offlineCmi5()
+    const start = Date.parse('2026-11-23T08:00:00Z')
+    const verbs = ['experienced', 'answered', 'progressed'] as const
+    const middle = Array.from({ length: 197 }, (_, i) => {
+      const verb = verbs[i % verbs.length]
+      const statement = au.statement(verb, { allowed: true, objectId: `${au.params.get('activityId')}/page-${i}`, score: (i % 11) / 10 })
+      if (verb === 'answered') Object.assign(statement.result as object, { response: `choice-${i % 4}`, success: i % 5 !== 0 })
+      return statement
+    })
+    const statements = [
+      au.statement('initialized'),
+      ...middle,
+      au.statement('passed', { score: 0.9, masteryScore: MASTERY }),
+      au.statement('terminated'),
+    ]
+    // Each at its own second of the week, as an AU stamps them (identical stamps would compress better than life).
+    for (const [i, statement] of statements.entries()) statement.timestamp = new Date(start + i * 3_011_000).toISOString()
+    const body = await gzip(JSON.stringify({ sessions: [{ sessionId: au.sessionId, credential: au.credential, statements, commits: [] }] }))
+    expect(body.length + HEADERS).toBeLessThanOrEqual(60 * 1024)
+    const res = await org.crew.api.post('/api/v1/learn/offline/sync', Buffer.from(body), {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    })
+    expect(res.body).toEqual({ sessions: [{ sessionId: au.sessionId, accepted: 200, refused: [] }] })
+    expect(await statementCount(registrationId)).toBe(202) // and the service's own launched and satisfied
+  })
+})
+
 describe('POST /offline/sync: SCORM commits', () => {
   async function offlineScorm() {
     const { registrationId } = await enroll(t.database.db, org.id, org.crew.id, { courseId: scormCourse })
