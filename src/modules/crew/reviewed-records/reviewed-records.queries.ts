@@ -206,6 +206,7 @@ type CreatedWire = { id: string; wire: string }
 function expiringInsert(kind: RecordKind) {
   return compiledPerShape<InsertValues<RecordKind['table']> & { days: number }, InsertedRow<CreatedWire>>((db, p) =>
     insertStatement(db, kind, p, expiringWire(kind, p.orgId, p.days))
+      .leftJoin('audit', (join) => join.onTrue())
       .select(['doc.id', 'audit.wire'])
       .$castTo<InsertedRow<CreatedWire>>(),
   )
@@ -232,7 +233,7 @@ interface Reviewed<T extends ReviewedTable> {
   created: EventType
 }
 
-/** The create's statement, up to its select: `owner`, `doc`, `ver` and `audit` (which returns the event's data as `wire`). */
+/** The create's statement, up to its select: `owner`, `doc` and `ver` joined; `audit` returns the event's data as `wire`. */
 function insertStatement<T extends ReviewedTable>(
   db: Db,
   { table, target: targetType, created: eventType }: Reviewed<T>,
@@ -302,5 +303,4 @@ function insertStatement<T extends ReviewedTable>(
     .selectFrom('owner')
     .leftJoin('doc', (join) => join.onTrue())
     .leftJoin('ver', (join) => join.onTrue())
-    .leftJoin('audit', (join) => join.onTrue())
 }
