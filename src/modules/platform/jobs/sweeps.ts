@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto'
+import { performance } from 'node:perf_hooks'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Db } from '../../../db/database.js'
 import { markSwept, organizationsToSweep, releaseLease, type SweepMark, takeLease } from './sweeps.queries.js'
 
 // A periodic sweep (issue 42): one organization at a time, in batches of at most `batch` keys (each
 // batch its own short statements, so no row lock is held for long and writes interleave), reading only
 // what changed since the organization's last run, and one instance at a time over all instances (the
-// job's lease, renewed between batches).
+// job's lease, renewed between batches). Between batches it rests for a multiple of the time the batch
+// took, so a sweep keeps a bounded share of the database's CPU and the writes of the day keep their latency
+// (on the bench's two cores an unpaced sweep doubled the create's p99: docs/performance.md).
 
 /** Keys per batch: each batch's statement locks at most this many rows, for milliseconds. */
 export const SWEEP_BATCH = 250
@@ -15,6 +19,16 @@ export const WRITES_OVERLAP_MS = 3600_000
 export const NIL_UUID = '00000000-0000-0000-0000-000000000000'
 /** A holder that stops renewing (a dead instance) loses the lease after this long. */
 export const LEASE_SECONDS = 60
+/** The rest after a batch, as a multiple of the batch's time: the sweep is busy at most 1 / (1 + this) of its run. */
+export const REST_PER_BUSY = 4
+/** The longest rest, well inside the lease, so a slow batch never costs the lease. */
+export const MAX_REST_MS = 10_000
+
+/** How long to rest after a batch that kept the database busy `busyMs`. */
+export const restFor = (busyMs: number) => Math.min(busyMs * REST_PER_BUSY, MAX_REST_MS)
+
+/** Waits between batches; tests pass their own to see the rests without waiting. */
+export type Rest = (ms: number) => Promise<unknown>
 
 export interface PassInput {
   orgId: string
@@ -41,7 +55,7 @@ export type SweepOutcome = { ran: false } | { ran: true; changed: number; batche
 export class LeaseLost extends Error {}
 
 /** Runs the sweep unless another instance holds its lease (then it does nothing: `ran` false). */
-export async function runSweep<K>(db: Db, sweep: Sweep<K>, today: string, batch = SWEEP_BATCH): Promise<SweepOutcome> {
+export async function runSweep<K>(db: Db, sweep: Sweep<K>, today: string, batch = SWEEP_BATCH, rest: Rest = sleep): Promise<SweepOutcome> {
   const holder = randomUUID()
   if (!(await takeLease(db, sweep.job, holder, LEASE_SECONDS))) return { ran: false }
   let changed = 0
@@ -51,6 +65,7 @@ export async function runSweep<K>(db: Db, sweep: Sweep<K>, today: string, batch 
       for (const pass of sweep.passes) {
         let after: string | null = null
         do {
+          const started = performance.now()
           const next: { keys: K[]; after: string | null } = await pass(db, { orgId, since: mark, today, after, limit: batch })
           if (next.keys.length > 0) {
             changed += await sweep.apply(db, orgId, next.keys, today)
@@ -58,6 +73,7 @@ export async function runSweep<K>(db: Db, sweep: Sweep<K>, today: string, batch 
           }
           after = next.after
           if (!(await takeLease(db, sweep.job, holder, LEASE_SECONDS))) throw new LeaseLost(`${sweep.job}: the lease expired mid-run`)
+          if (next.keys.length > 0) await rest(restFor(performance.now() - started))
         } while (after !== null)
       }
       await markSwept(db, orgId, sweep.job, now, today)

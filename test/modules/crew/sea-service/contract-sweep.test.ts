@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { todayUtc } from '../../../../src/lib/dates.js'
 import { contractSweep, sweepOfContracts } from '../../../../src/modules/crew/sea-service/contract-sweep.queries.js'
-import { runSweep, type Sweep } from '../../../../src/modules/platform/jobs/sweeps.js'
+import { LEASE_SECONDS, MAX_REST_MS, restFor, runSweep, type Sweep } from '../../../../src/modules/platform/jobs/sweeps.js'
 import { buildTestApp, privateDatabase, type TestApp } from '../../../app.js'
 import { createOrg, type TestOrg } from '../../../factories.js'
 import { addAssignment, addShip } from '../../../fixtures/sea-service.js'
@@ -66,6 +66,19 @@ describe('the contract sweep', () => {
     expect((await rowsOf(ids)).length).toBe(5)
     const [row] = await rowsOf([ids[0]])
     expect(row.ship_type).toBe('container')
+  })
+
+  it('rests after every batch for a multiple of the time it took, never long enough to lose its lease', async () => {
+    const { ids } = await contracts(org, 5, '2099-01-20')
+    const { sweep, batches } = watched()
+    const rests: number[] = []
+    const outcome = await runSweep(app.database.db, sweep, '2099-01-21', 2, async (ms) => rests.push(ms))
+    expect(outcome).toMatchObject({ ran: true, changed: 5 })
+    expect(batches.flat()).toEqual(expect.arrayContaining(ids))
+    expect(rests).toHaveLength(batches.length)
+    for (const ms of rests) expect(ms).toBeGreaterThan(0)
+    expect([restFor(10), restFor(3_600_000)]).toEqual([40, MAX_REST_MS])
+    expect(MAX_REST_MS).toBeLessThan((LEASE_SECONDS * 1000) / 2)
   })
 
   it('reads only what changed since the last run: contracts ended since its day, and contracts and ships written since', async () => {
