@@ -14,6 +14,8 @@ import type { Database } from '../db/database.js'
  *   (`succeeded`, `retrying`, `failed`, `skipped`).
  * - `job_queue_depth`: jobs waiting to run, read at each scrape from the source the job queue
  *   hands to `jobQueueDepthFrom` (0 until one does).
+ * - `bulk_operations{state="running"|"waiting"}`: bulk writes of this process running and waiting their
+ *   turn (`bulkOperationsFrom`; modules/crew/assignments/bulk.routes.ts).
  * - prom-client's process defaults (CPU, memory, heap, event loop lag, handles, GC).
  */
 export interface Metrics {
@@ -23,6 +25,8 @@ export interface Metrics {
   readonly webhookDeliveries: Counter<'outcome'>
   /** The job queue says how to count its waiting jobs; the gauge asks at every scrape. */
   jobQueueDepthFrom(depth: () => number | Promise<number>): void
+  /** The bulk routes say how many of their operations run and wait; the gauge asks at every scrape. */
+  bulkOperationsFrom(count: () => { running: number; waiting: number }): void
 }
 
 export function createMetrics(database: Database): Metrics {
@@ -68,6 +72,18 @@ export function createMetrics(database: Database): Metrics {
       this.set(await queueDepth())
     },
   })
+  let bulkOperations = () => ({ running: 0, waiting: 0 })
+  new Gauge({
+    name: 'bulk_operations',
+    help: 'Bulk writes running and waiting their turn',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const { running, waiting } = bulkOperations()
+      this.set({ state: 'running' }, running)
+      this.set({ state: 'waiting' }, waiting)
+    },
+  })
   return {
     registry,
     requestDuration,
@@ -75,6 +91,9 @@ export function createMetrics(database: Database): Metrics {
     webhookDeliveries,
     jobQueueDepthFrom: (depth) => {
       queueDepth = depth
+    },
+    bulkOperationsFrom: (count) => {
+      bulkOperations = count
     },
   }
 }

@@ -29,20 +29,11 @@ function create(api: SeaworthyClient, item: QueuedDocument, body: Record<string,
     : unwrap(api.POST('/api/v1/crew/users/{user_id}/identity-documents', { ...path, body: body as never }))
 }
 
-// One pass at a time per user: a second pass (the minute's timer, the link's return) while a scan is still on its
-// way would resume the same upload, and the service lets only one request at a time write to it.
-const passes = new Map<string, Promise<boolean>>()
-
-/** Sends the user's kept documents (unless a pass is already sending them): whether any was made. */
-export function sendDocuments(api: SeaworthyClient, userId: string): Promise<boolean> {
-  if (passes.has(userId)) return Promise.resolve(false)
-  const pass = sendEach(api, userId).finally(() => passes.delete(userId))
-  passes.set(userId, pass)
-  return pass
-}
-
-/** A refusal (4xx) is kept with its reason; a dropped link stops until the next pass. */
-async function sendEach(api: SeaworthyClient, userId: string): Promise<boolean> {
+/**
+ * Sends the user's kept documents, oldest first: whether any was made. A refusal (4xx) is kept with its reason; a
+ * dropped link stops until the next pass (one pass at a time per user: useOffline.ts).
+ */
+export async function sendDocuments(api: SeaworthyClient, userId: string): Promise<boolean> {
   let sent = false
   for (const item of await documentsOf(userId)) {
     if (item.refused || !item.id) continue

@@ -1,5 +1,5 @@
 import { onlineManager, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { type Me, useSession } from '../auth/session.js'
 import { sendDocuments } from './documents.js'
 import { collect } from './downloads.js'
@@ -23,6 +23,11 @@ onlineManager.setOnline(navigator.onLine)
 
 /** While a link is there, the queue is sent this often as well as the moment the link returns. */
 const SYNC_EVERY_MS = 60_000
+
+// One pass at a time per user, over every screen that syncs: on a ship's link a pass outlasts the minute between
+// passes (a 2 MB photo takes four minutes at 64 kbit/s), and a second pass beside it would send the same records and
+// resume the same upload beside the first (the service lets one request at a time write to an upload).
+const passes = new Map<string, Promise<void>>()
 
 /** The signed-in user's offline state: their kept copy, their queue sent with no user action, and what to show. */
 export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
@@ -54,15 +59,14 @@ export function useOffline(me: Me, fetcher: typeof fetch): OfflineState {
     }
   }, [userId, fetcher, count, api, queryClient])
 
-  // One pass at a time: on a ship's link a pass outlasts the minute between passes (a 2 MB photo takes four
-  // minutes at 64 kbit/s), and a second pass beside it would send the same photo again, sharing the link.
-  const running = useRef<Promise<void> | null>(null)
   const sync = useCallback(() => {
-    running.current ??= pass().finally(() => {
-      running.current = null
-    })
-    return running.current
-  }, [pass])
+    let running = passes.get(userId)
+    if (!running) {
+      running = pass().finally(() => passes.delete(userId))
+      passes.set(userId, running)
+    }
+    return running
+  }, [pass, userId])
 
   useEffect(() => {
     const stop = keepOfflineCopy(queryClient, userId)
