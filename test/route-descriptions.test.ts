@@ -2,11 +2,12 @@ import Fastify, { type RouteOptions } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ROLES, type Role } from '../src/db/schema.js'
 import { STAFF } from '../src/lib/access.js'
+import { createMetrics } from '../src/lib/metrics.js'
 import { errorStatuses } from '../src/lib/openapi.js'
 import { createStorage } from '../src/lib/storage.js'
 import { registerModules } from '../src/modules/index.js'
 import type { App, ModuleDeps } from '../src/modules/types.js'
-import { testConfig } from './app.js'
+import { testConfig, testDatabase } from './app.js'
 
 // A route's description is what a client developer reads first: every role it names must be allowed to
 // call the route, a route limited to some roles names exactly those, and every status it names is one
@@ -59,8 +60,10 @@ async function declaredRoutes(): Promise<Described[]> {
   const routes: RouteOptions[] = []
   app.addHook('onRoute', (route) => void routes.push(route))
   const config = testConfig()
-  // Declaring routes reads only the configuration and the storage driver; nothing runs a query.
-  await registerModules(app, { config, storage: createStorage(config) } as ModuleDeps)
+  // Declaring routes reads only the configuration, the storage driver and the metrics (the bulk routes feed a
+  // gauge); nothing runs a query.
+  const metrics = createMetrics(await testDatabase())
+  await registerModules(app, { config, storage: createStorage(config), metrics } as ModuleDeps)
   return routes
     .filter((route) => route.method !== 'HEAD' && route.schema?.description)
     .map((route) => ({
