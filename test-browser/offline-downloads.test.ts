@@ -147,6 +147,16 @@ const TITLE = 'Lifeboat drill video'
 const download = (page: Page) => page.getByRole('button', { name: `Download for offline: ${TITLE}` })
 const play = (page: Page) => page.getByRole('button', { name: `Play offline: ${TITLE}` })
 const resume = (page: Page) => page.getByRole('button', { name: 'Continue download' })
+/** What the content origin keeps of courses on the device: whole files, and parts of files being downloaded. */
+function kept(page: Page) {
+  const host = page.frames().find((frame) => frame.url().includes('/offline/host'))
+  if (!host) throw new Error('The download host is not open')
+  return host.evaluate(async () => {
+    // The same cache holds the player's own files, installed with the worker: only the courses' are counted.
+    const files = (await (await caches.open('seaworthy-offline-files')).keys()).filter((r) => r.url.includes('/offline/files/'))
+    return { files: files.length, parts: (await (await caches.open('seaworthy-offline-parts')).keys()).length }
+  })
+}
 /** Continue download once the download stopped (the button shows, disabled, while it runs). */
 async function resumeWhenStopped(page: Page) {
   await expect.poll(() => resume(page).isEnabled(), { timeout: 120_000 }).toBe(true)
@@ -205,6 +215,22 @@ describe('a download cut in the middle of a file', () => {
       { status: 200, range: undefined, ifRange: undefined, bytes: 1 * MB },
       { status: 200, range: `bytes=${1 * MB}-`, ifRange: '"an-earlier-version"', bytes: video.length },
     ])
+    await context.close()
+  })
+
+  it('leaves nothing of a cut download on the device once it is removed', async () => {
+    const { context, page } = await learnerOn(randomBytes(4 * MB))
+    link.requests = []
+    link.cuts = [2 * MB]
+    await download(page).click()
+    await resumeWhenStopped(page)
+    // The small files whole, the video's first bytes in parts.
+    const before = await kept(page)
+    expect(before.files).toBeGreaterThan(0)
+    expect(before.parts).toBeGreaterThan(0)
+    await page.getByRole('button', { name: `Remove from this device: ${TITLE}` }).click()
+    await download(page).waitFor()
+    expect(await kept(page)).toEqual({ files: 0, parts: 0 })
     await context.close()
   })
 })

@@ -99,8 +99,9 @@ export async function fetchFiles(download: Download, onProgress: (progress: { by
   return ready
 }
 
+/** Removes a download's files from the device, whole or in parts (a cut download's too), and its session. */
 export async function removeDownload(download: Download): Promise<void> {
-  await (await contentHost(download.contentOrigin)).call('remove', { sessionId: download.sessionId })
+  await (await contentHost(download.contentOrigin)).call('remove', { sessionId: download.sessionId, files: download.files })
 }
 
 let collecting: Promise<void> = Promise.resolve()

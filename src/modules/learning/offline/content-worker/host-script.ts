@@ -142,16 +142,24 @@ async function ack(message) {
   return {};
 }
 
-/** Forgets a session whose records were all taken; its files go unless another kept session uses them. */
+/**
+ * Forgets a session whose records were all taken; its files, whole or in parts, go unless another kept session uses
+ * them. A download cut before it finished has no session here yet: the console names its files.
+ */
 async function remove(message) {
   var left = await request((await db()).transaction('records').objectStore('records').index('bySession').count(message.sessionId));
   if (left > 0) throw new Error('This course has results not yet handed over');
   var sessions = await allSessions();
   var gone = sessions.find(function (s) { return s.sessionId === message.sessionId; });
-  if (!gone) return {};
+  var keys = gone ? gone.files || [] : (message.files || []).map(function (f) { return fileKey(new URL(f.url)); });
   var kept = new Set(sessions.filter(function (s) { return s !== gone; }).flatMap(function (s) { return s.files || []; }));
   var cache = await caches.open(FILES);
-  await Promise.all((gone.files || []).filter(function (key) { return !kept.has(key); }).map(function (key) { return cache.delete(key); }));
+  var parts = await caches.open(PARTS);
+  await Promise.all(keys.filter(function (key) { return !kept.has(key); }).map(async function (key) {
+    await cache.delete(key);
+    await dropParts(parts, key, await heldOf(parts, key));
+  }));
+  if (!gone) return {};
   var tx = (await db()).transaction('sessions', 'readwrite');
   tx.objectStore('sessions').delete(message.sessionId);
   await done(tx);
