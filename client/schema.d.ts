@@ -14745,7 +14745,7 @@ export interface operations {
                             };
                             terminate?: boolean;
                         }[];
-                        documents?: {
+                        documents?: ({
                             resource: "activities/state" | "activities/profile" | "agents/profile";
                             /** @description As the course sent it to the LRS. */
                             activityId?: string;
@@ -14765,7 +14765,26 @@ export interface operations {
                              * @description When the device last wrote it: it replaces the stored document only when later than that one's `updated`.
                              */
                             writtenAt: string;
-                        }[];
+                        } | {
+                            resource: "activities/state" | "activities/profile" | "agents/profile";
+                            /** @description As the course sent it to the LRS. */
+                            activityId?: string;
+                            /** @description The agent as the course sent it (JSON text). */
+                            agent?: string;
+                            /** @description As the course sent it. */
+                            registration?: string;
+                            /** @description For `activities/state`. */
+                            stateId?: string;
+                            /** @description For the profile resources. */
+                            profileId?: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                            /**
+                             * Format: date-time
+                             * @description When the device deleted it: the stored document goes unless it was written later (its `updated`).
+                             */
+                            writtenAt: string;
+                        })[];
                     }[];
                 };
             };

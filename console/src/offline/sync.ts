@@ -21,7 +21,7 @@ function batches(waiting: Queued[]): Queued[][] {
   let documents = 0
   let chars = 0
   for (const item of waiting) {
-    const size = item.kind === 'document' ? String(item.record.body).length : 0
+    const size = item.kind === 'document' ? String(item.record.body ?? '').length : 0
     const last = all.at(-1)
     if (!last || last.length >= BATCH || (size > 0 && (documents >= BATCH_DOCUMENTS || chars + size > BATCH_DOCUMENT_CHARS))) {
       all.push([item])

@@ -1,11 +1,12 @@
 import type { Db } from '../../../db/database.js'
 import type { XapiPrincipal } from '../xapi/auth.js'
-import { writeDocumentAsOf } from '../xapi/documents.js'
+import { deleteDocumentAsOf, writeDocumentAsOf } from '../xapi/documents.js'
 import { writableDocument } from '../xapi/documents.routes.js'
 import type { QueuedDocument, Refusal } from './offline.schemas.js'
 
-// State and profile documents a course wrote offline (DECISIONS §16, launch-17): each checked as a live PUT with the
-// session's credential (its actor, activity and registration only), then kept when written later than the stored one.
+// State and profile documents a course wrote or deleted offline (DECISIONS §16, launch-17): each checked as a live
+// PUT or DELETE with the session's credential (its actor, activity and registration only), then applied when later
+// than the stored one.
 
 const PARAMS = ['activityId', 'agent', 'registration', 'stateId', 'profileId'] as const
 
@@ -26,6 +27,7 @@ export async function syncDocuments(
     try {
       const outcome = await db.transaction().execute((trx) => {
         const { scope, id } = writableDocument(principal, doc.resource, queryOf(doc))
+        if ('deleted' in doc) return deleteDocumentAsOf(trx, principal.orgId, scope, id, new Date(doc.writtenAt))
         const incoming = { contentType: doc.contentType, content: Buffer.from(doc.body, 'utf8') }
         return writeDocumentAsOf(trx, principal.orgId, scope, id, incoming, new Date(doc.writtenAt))
       })

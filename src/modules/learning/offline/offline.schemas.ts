@@ -65,14 +65,18 @@ export const SYNC_MAX_DOCUMENTS = 100
 export const SYNC_MAX_DOCUMENT_CHARS = 262_144
 
 const DocumentParam = (description: string) => Type.Optional(Type.String({ maxLength: 2048, description }))
-const QueuedDocument = Type.Object(
+/** Where a document is: its resource and the parameters the course sent to the LRS. */
+const DocumentAddress = {
+  resource: Type.Union([Type.Literal('activities/state'), Type.Literal('activities/profile'), Type.Literal('agents/profile')]),
+  activityId: DocumentParam('As the course sent it to the LRS.'),
+  agent: DocumentParam('The agent as the course sent it (JSON text).'),
+  registration: DocumentParam('As the course sent it.'),
+  stateId: DocumentParam('For `activities/state`.'),
+  profileId: DocumentParam('For the profile resources.'),
+}
+const WrittenDocument = Type.Object(
   {
-    resource: Type.Union([Type.Literal('activities/state'), Type.Literal('activities/profile'), Type.Literal('agents/profile')]),
-    activityId: DocumentParam('As the course sent it to the LRS.'),
-    agent: DocumentParam('The agent as the course sent it (JSON text).'),
-    registration: DocumentParam('As the course sent it.'),
-    stateId: DocumentParam('For `activities/state`.'),
-    profileId: DocumentParam('For the profile resources.'),
+    ...DocumentAddress,
     contentType: Type.String({ minLength: 1, maxLength: 255 }),
     body: Type.String({
       maxLength: SYNC_MAX_DOCUMENT_CHARS,
@@ -85,6 +89,18 @@ const QueuedDocument = Type.Object(
   },
   { additionalProperties: false, description: 'A state or profile document a course wrote offline, in its last version.' },
 )
+const DeletedDocument = Type.Object(
+  {
+    ...DocumentAddress,
+    deleted: Type.Literal(true),
+    writtenAt: Type.String({
+      format: 'date-time',
+      description: 'When the device deleted it: the stored document goes unless it was written later (its `updated`).',
+    }),
+  },
+  { additionalProperties: false, description: 'A state or profile document a course deleted offline, as its last change.' },
+)
+const QueuedDocument = Type.Union([WrittenDocument, DeletedDocument])
 export type QueuedDocument = Static<typeof QueuedDocument>
 
 export const SyncCreate = Type.Object(

@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely'
 import type { Db } from '../../../db/database.js'
 import type { DB } from '../../../db/schema.js'
 import { agentKey, type XapiAgent } from './agents.js'
-import { type DocumentContent, type DocumentScope, findDocument, saveDocument } from './documents.queries.js'
+import { type DocumentContent, type DocumentScope, deleteDocuments, findDocument, saveDocument } from './documents.queries.js'
 import { badRequest, XapiError } from './errors.js'
 import { isTooDeep, MAX_JSON_DEPTH } from './json.js'
 
@@ -105,6 +105,26 @@ export async function writeDocumentAsOf(
   if (current && current.updated.getTime() === writtenAt.getTime() && current.etag === etag) return 'unchanged'
   if (current && current.updated >= writtenAt) return 'older'
   await saveDocument(db, orgId, scope, documentId, { contentType, content, etag, updated: writtenAt })
+  return 'stored'
+}
+
+/**
+ * A document deleted on a device with no link, sent afterwards (launch-17): the stored one goes unless it was written
+ * later than the deletion. `older`: it was (the device's deletion is refused); `unchanged`: none was stored.
+ */
+export async function deleteDocumentAsOf(
+  db: Executor,
+  orgId: string,
+  scope: DocumentScope,
+  documentId: string,
+  deletedAt: Date,
+): Promise<'stored' | 'unchanged' | 'older'> {
+  if (deletedAt.getTime() > Date.now() + CLOCK_SKEW_MS)
+    throw badRequest('The document was deleted later than now: the device’s clock is wrong')
+  const current = await findDocument(db, orgId, scope, documentId)
+  if (!current) return 'unchanged'
+  if (current.updated > deletedAt) return 'older'
+  await deleteDocuments(db, orgId, scope, documentId)
   return 'stored'
 }
 

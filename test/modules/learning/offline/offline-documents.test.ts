@@ -89,6 +89,49 @@ describe('POST /offline/sync: state documents written offline', () => {
     expect((await au.lrs.get(bookmarkPath(au))).text).toBe('page 4')
   })
 
+  it('a document deleted on the device goes from the service, unless written there later; the deletion follows the same rules', async () => {
+    const au = await offlineAu()
+    const deletion = (deletedAt: Date, overrides: Record<string, string> = {}) => {
+      const { contentType: _, body: __, ...address } = bookmark(au, '', deletedAt, overrides)
+      return { ...address, deleted: true }
+    }
+    expect((await au.lrs.put(bookmarkPath(au), 'page 5 (live)', { 'content-type': 'text/plain' })).status).toBe(204)
+    // Deleted on the device before the live write: refused, the live one stays.
+    const earlier = await sync(org.crew.api, documents(au, [deletion(minutesAgo(10))]))
+    expect(earlier.body.sessions[0]).toEqual({
+      sessionId: au.sessionId,
+      accepted: 0,
+      refused: [{ document: 0, reason: 'A later version of this document is stored' }],
+    })
+    expect((await au.lrs.get(bookmarkPath(au))).text).toBe('page 5 (live)')
+    // Deleted after it: gone; sent again (nothing stored), taken and changes nothing.
+    const later = documents(au, [deletion(new Date())])
+    expect((await sync(org.crew.api, later)).body.sessions[0]).toMatchObject({ accepted: 1, refused: [] })
+    expect((await au.lrs.get(bookmarkPath(au))).status).toBe(404)
+    expect((await sync(org.crew.api, later)).body.sessions[0]).toMatchObject({ accepted: 1, refused: [] })
+    // Written and deleted offline, the write sent first: the document ends deleted.
+    const both = documents(au, [bookmark(au, 'page 6', minutesAgo(2)), deletion(minutesAgo(1))])
+    expect((await sync(org.crew.api, both)).body.sessions[0]).toMatchObject({ accepted: 2, refused: [] })
+    expect((await au.lrs.get(bookmarkPath(au))).status).toBe(404)
+    // Another registration's document, or the LMS's state: refused as a live DELETE would be.
+    const other = await offlineAu()
+    expect((await other.lrs.put(bookmarkPath(other), 'theirs', { 'content-type': 'text/plain' })).status).toBe(204)
+    const foreign = await sync(
+      org.crew.api,
+      documents(au, [
+        deletion(new Date(), { registration: other.params.get('registration') as string }),
+        deletion(new Date(), { stateId: 'LMS.LaunchData' }),
+      ]),
+    )
+    expect(foreign.body.sessions[0]).toMatchObject({ accepted: 0 })
+    expect(foreign.body.sessions[0].refused.map((r: { document: number }) => r.document)).toEqual([0, 1])
+    expect((await other.lrs.get(bookmarkPath(other))).text).toBe('theirs')
+    expect((await au.lrs.get(au.launchDataPath)).body).toHaveProperty('contextTemplate')
+    // A deletion carrying a body is neither shape: 422 for the request, as any body the schema refuses.
+    const mixed = await sync(org.crew.api, documents(au, [{ ...deletion(new Date()), body: 'x' }]))
+    expect(mixed.status).toBe(422)
+  })
+
   it('is stored before the session’s statements end it, in one request, and the next online session reads it', async () => {
     const { registrationId } = await enroll(t.database.db, org.id, org.crew.id, { courseId: course })
     const au = await launchAu(t.app, t.config.publicUrl, org.crew.api, registrationId, {}, { via: 'offline' })

@@ -51,7 +51,7 @@ async function keep(sessionId, kind, records, ended) {
 }
 
 var DOC_PARAMS = ['activityId', 'agent', 'registration', 'stateId', 'profileId'];
-/** A document's last version written offline, for the sync: it replaces the earlier one not yet taken (null: deleted, sent no more). */
+/** A document's last change offline, for the sync (its version, or its deletion): it replaces the earlier one not yet taken. */
 async function keepDocument(sessionId, docKey, doc) {
   var tx = (await db()).transaction('records', 'readwrite');
   var records = tx.objectStore('records');
@@ -114,9 +114,11 @@ async function xapi(event, url, resource) {
     var doc = docs[key];
     return doc ? new Response(doc.body, { headers: { 'content-type': doc.type, etag: '"' + doc.version + '"', 'x-experience-api-version': '1.0.3' } }) : json(null, 404);
   }
-  var synced = null;
-  if (request.method === 'DELETE') delete docs[key];
-  else {
+  var synced;
+  if (request.method === 'DELETE') {
+    delete docs[key];
+    synced = { resource: resource, deleted: true, writtenAt: new Date().toISOString() };
+  } else {
     var type = request.headers.get('content-type') || 'application/octet-stream';
     var body = await request.text();
     var old = docs[key];
@@ -124,10 +126,11 @@ async function xapi(event, url, resource) {
     if (request.method === 'POST' && old && /json/.test(old.type) && /json/.test(type)) body = JSON.stringify(Object.assign(JSON.parse(old.body), JSON.parse(body)));
     docs[key] = { type: type, body: body, version: old ? old.version + 1 : 1 };
     synced = { resource: resource, contentType: type, body: body, writtenAt: new Date().toISOString() };
-    DOC_PARAMS.forEach(function (name) { if (query.has(name)) synced[name] = query.get(name); });
   }
+  DOC_PARAMS.forEach(function (name) { if (query.has(name)) synced[name] = query.get(name); });
   await putSession(Object.assign(session, { docs: docs }));
-  await keepDocument(session.sessionId, key, synced);
+  // A deletion of every state document (no stateId) is kept on the device only: the sync names one document each.
+  await keepDocument(session.sessionId, key, id ? synced : null);
   return json(null, 204);
 }
 
