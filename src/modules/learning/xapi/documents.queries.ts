@@ -69,15 +69,42 @@ export async function saveDocument(
     .execute()
 }
 
-/** Deletes one document, or every document of the scope when `documentId` is null (State's multiple delete). */
-export async function deleteDocuments(db: Executor, orgId: string, scope: DocumentScope, documentId: string | null): Promise<void> {
-  let query = db
+const deleting = (db: Executor, orgId: string, scope: DocumentScope) =>
+  db
     .deleteFrom('xapi_documents')
     .where('organization_id', '=', orgId)
     .where('kind', '=', scope.kind)
     .where('activity_id', '=', scope.activityId)
     .where('agent_key', '=', scope.agentKey)
     .where('registration', '=', scope.registration)
+
+/** Deletes one document, or every document of the scope when `documentId` is null (State's multiple delete). */
+export async function deleteDocuments(db: Executor, orgId: string, scope: DocumentScope, documentId: string | null): Promise<void> {
+  let query = deleting(db, orgId, scope)
   if (documentId !== null) query = query.where('document_id', '=', documentId)
   await query.execute()
+}
+
+/**
+ * Deletes one document unless it was updated after `at`, in one statement (no write slips between a read and the
+ * delete): `deleted`, `later` (kept: written after `at`) or `none` (no such document).
+ */
+export async function deleteDocumentUpTo(
+  db: Executor,
+  orgId: string,
+  scope: DocumentScope,
+  documentId: string,
+  at: Date,
+): Promise<'deleted' | 'later' | 'none'> {
+  const { deleted, present } = await db
+    .with('gone', () =>
+      deleting(db, orgId, scope).where('document_id', '=', documentId).where('updated', '<=', at).returning('document_id'),
+    )
+    // The statement's reads see the rows as they were before its delete: `present` is whether the document existed.
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('gone').select('document_id')).as('deleted'),
+      eb.exists(scoped(db, orgId, scope).select('document_id').where('document_id', '=', documentId)).as('present'),
+    ])
+    .executeTakeFirstOrThrow()
+  return deleted ? 'deleted' : present ? 'later' : 'none'
 }

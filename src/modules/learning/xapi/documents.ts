@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely'
 import type { Db } from '../../../db/database.js'
 import type { DB } from '../../../db/schema.js'
 import { agentKey, type XapiAgent } from './agents.js'
-import { type DocumentContent, type DocumentScope, deleteDocuments, findDocument, saveDocument } from './documents.queries.js'
+import { type DocumentContent, type DocumentScope, deleteDocumentUpTo, findDocument, saveDocument } from './documents.queries.js'
 import { badRequest, XapiError } from './errors.js'
 import { isTooDeep, MAX_JSON_DEPTH } from './json.js'
 
@@ -82,6 +82,11 @@ export async function writeDocument(
 /** Margin for a device's clock ahead of the service's: a document written later than this is refused, never kept as newer. */
 const CLOCK_SKEW_MS = 5 * 60_000
 
+/** A time the device gives for its change: more than the allowed skew ahead of the service's clock, the device's is wrong. */
+function checkDeviceClock(at: Date, change: 'written' | 'deleted') {
+  if (at.getTime() > Date.now() + CLOCK_SKEW_MS) throw badRequest(`The document was ${change} later than now: the device’s clock is wrong`)
+}
+
 /**
  * A document written on a device with no link, sent afterwards (DECISIONS §16, launch-17 in decisions/launch.md): it
  * replaces the stored one only when written later than the stored one's `updated`, and is stored with the time
@@ -98,8 +103,7 @@ export async function writeDocumentAsOf(
 ): Promise<'stored' | 'unchanged' | 'older'> {
   const { contentType, content } = incoming
   if (isJsonType(contentType) && isTooDeep(content)) throw badRequest(`The document nests objects and arrays deeper than ${MAX_JSON_DEPTH}`)
-  if (writtenAt.getTime() > Date.now() + CLOCK_SKEW_MS)
-    throw badRequest('The document was written later than now: the device’s clock is wrong')
+  checkDeviceClock(writtenAt, 'written')
   const current = await findDocument(db, orgId, scope, documentId)
   const etag = etagOf(content)
   if (current && current.updated.getTime() === writtenAt.getTime() && current.etag === etag) return 'unchanged'
@@ -119,13 +123,9 @@ export async function deleteDocumentAsOf(
   documentId: string,
   deletedAt: Date,
 ): Promise<'stored' | 'unchanged' | 'older'> {
-  if (deletedAt.getTime() > Date.now() + CLOCK_SKEW_MS)
-    throw badRequest('The document was deleted later than now: the device’s clock is wrong')
-  const current = await findDocument(db, orgId, scope, documentId)
-  if (!current) return 'unchanged'
-  if (current.updated > deletedAt) return 'older'
-  await deleteDocuments(db, orgId, scope, documentId)
-  return 'stored'
+  checkDeviceClock(deletedAt, 'deleted')
+  const outcome = await deleteDocumentUpTo(db, orgId, scope, documentId, deletedAt)
+  return outcome === 'deleted' ? 'stored' : outcome === 'later' ? 'older' : 'unchanged'
 }
 
 /** What another module writes into the State resource, e.g. cmi5's LMS.LaunchData before a launch. */

@@ -127,6 +127,11 @@ describe('POST /offline/sync: state documents written offline', () => {
     expect(foreign.body.sessions[0].refused.map((r: { document: number }) => r.document)).toEqual([0, 1])
     expect((await other.lrs.get(bookmarkPath(other))).text).toBe('theirs')
     expect((await au.lrs.get(au.launchDataPath)).body).toHaveProperty('contextTemplate')
+    // Dated an hour ahead of the service: the device's clock is wrong, refused, and the document stays.
+    expect((await au.lrs.put(bookmarkPath(au), 'page 8 (live)', { 'content-type': 'text/plain' })).status).toBe(204)
+    const ahead = await sync(org.crew.api, documents(au, [deletion(new Date(Date.now() + 3_600_000))]))
+    expect(ahead.body.sessions[0]).toMatchObject({ accepted: 0, refused: [{ document: 0, reason: expect.stringMatching(/clock/) }] })
+    expect((await au.lrs.get(bookmarkPath(au))).text).toBe('page 8 (live)')
     // A deletion carrying a body is neither shape: 422 for the request, as any body the schema refuses.
     const mixed = await sync(org.crew.api, documents(au, [{ ...deletion(new Date()), body: 'x' }]))
     expect(mixed.status).toBe(422)
