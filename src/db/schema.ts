@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely'
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
 
 // The table types: one source, matching the migrations. Dates travel as 'YYYY-MM-DD' strings.
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
@@ -224,6 +224,8 @@ export interface CoursesTable {
   id: string
   organization_id: string
   title: string
+  /** lower(title), kept by PostgreSQL: what a search compares (`titleContains`). */
+  title_search: GeneratedAlways<string>
   description: Nullable<string>
   s3_path: string
   launch_file: string

@@ -39,6 +39,7 @@ import * as offlineSessions from './2026_11_28_4101_offline_sessions.js'
 import * as scormSequencingStates from './2026_11_29_3903_scorm_sequencing_states.js'
 import * as sweepLeases from './2026_11_29_4201_sweep_leases.js'
 import * as createWithoutIdleRules from './2026_11_29_4202_create_without_idle_rules.js'
+import * as courseTitleSearch from './2026_11_29_4203_course_title_search.js'
 import * as resumableUploads from './2026_11_29_4301_resumable_uploads.js'
 
 // Listed explicitly (not read from the folder) so the same set runs from the sources, the build and the tests.
@@ -83,5 +84,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_3903_scorm_sequencing_states': scormSequencingStates,
   '2026_11_29_4201_sweep_leases': sweepLeases,
   '2026_11_29_4202_create_without_idle_rules': createWithoutIdleRules,
+  '2026_11_29_4203_course_title_search': courseTitleSearch,
   '2026_11_29_4301_resumable_uploads': resumableUploads,
 }

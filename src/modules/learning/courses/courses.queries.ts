@@ -172,6 +172,12 @@ const toCourseDetail = (row: CourseListRow): CourseDetail => ({
   enrollmentCount: row.enrollment_count,
 })
 
+/**
+ * A course whose title matches an `ilike` pattern, as `ilike` matches it (lower of both, then like),
+ * against the title lowered once when it was written (`title_search`) rather than for every row read.
+ */
+export const titleMatches = (pattern: string) => sql<boolean>`courses.title_search like lower(${pattern})`
+
 // The pages integrations and the console page through, with and without a search: compiled once each.
 const newest = (db: Db, p: { orgId: string; limit: number }) =>
   withEnrollments(db.selectFrom('courses').where('courses.organization_id', '=', p.orgId))
@@ -183,9 +189,9 @@ const afterRow = (p: Cursor) => afterCursor('courses.created_at', 'courses.id', 
 const firstPage = compiledOnce(newest)
 const laterPage = compiledOnce((db: Db, p: { orgId: string; limit: number } & Cursor) => newest(db, p).where(afterRow(p)))
 // A search reads the organization's courses newest first and stops at the page's end, or, for a term
-// too rare for that, takes the trigram index (courses_title_trgm_idx): PostgreSQL picks per term, as
-// the statement is planned with its value (db/named-statements.ts; docs/performance.md shows both plans).
-const matching = (db: Db, p: { orgId: string; limit: number; pattern: string }) => newest(db, p).where('courses.title', 'ilike', p.pattern)
+// too rare for that, takes the trigram index (courses_title_search_trgm_idx): PostgreSQL picks per term,
+// as the statement is planned with its value (db/named-statements.ts; docs/performance.md shows both plans).
+const matching = (db: Db, p: { orgId: string; limit: number; pattern: string }) => newest(db, p).where(titleMatches(p.pattern))
 const firstMatches = compiledOnce(matching)
 const laterMatches = compiledOnce((db: Db, p: { orgId: string; limit: number; pattern: string } & Cursor) =>
   matching(db, p).where(afterRow(p)),
@@ -210,6 +216,6 @@ export async function listCourses(db: Db, orgId: string, query: ListQuery) {
     return toPage(rows, query.limit, (row) => [row.created_at.toISOString(), row.id], toCourseDetail)
   }
   let filtered = db.selectFrom('courses').where('courses.organization_id', '=', orgId)
-  if (query.search) filtered = filtered.where('courses.title', 'ilike', containsPattern(query.search))
+  if (query.search) filtered = filtered.where(titleMatches(containsPattern(query.search)))
   return newestFirstPage(filtered, withEnrollments, 'courses', query, toCourseDetail)
 }

@@ -4,6 +4,7 @@ import type { DB, RegistrationsTable } from '../../../db/schema.js'
 import { iso, isoOrNull, isoSql } from '../../../lib/dates.js'
 import { newestFirstPage } from '../../../lib/pagination.js'
 import { containsPattern } from '../../../lib/search.js'
+import { titleMatches } from '../courses/courses.queries.js'
 import type { Registration, RegistrationListQuery } from './registrations.schemas.js'
 
 export type RegistrationRow = Selectable<RegistrationsTable>
@@ -108,7 +109,7 @@ export function listRegistrations(db: Db, orgId: string, query: RegistrationList
             .selectFrom('courses')
             .select('courses.id')
             .where('courses.organization_id', '=', orgId)
-            .where('courses.title', 'ilike', pattern),
+            .where(titleMatches(pattern)),
         ),
         eb(
           'registrations.assignment_id',
