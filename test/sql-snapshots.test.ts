@@ -10,7 +10,8 @@ import { bulkAddCourses, bulkRemoveCourses } from '../src/modules/crew/assignmen
 import { CERTIFICATES } from '../src/modules/crew/record-kinds/certificates.js'
 import { IDENTITY_DOCUMENTS } from '../src/modules/crew/record-kinds/identity-documents.js'
 import { expiringOfUser } from '../src/modules/crew/reviewed-records/reviewed-reads.queries.js'
-import { insertExpiring } from '../src/modules/crew/reviewed-records/reviewed-records.queries.js'
+import { insertTogether } from '../src/modules/crew/reviewed-records/expiring-batches.queries.js'
+import { insertExpiringAlone } from '../src/modules/crew/reviewed-records/reviewed-records.queries.js'
 
 // The statements with the most logic in SQL, as Kysely compiles them for PostgreSQL, kept in
 // test/__snapshots__/sql/ so that a change to them is reviewed as SQL. After an intended change:
@@ -90,14 +91,15 @@ describe('SQL snapshots', () => {
     await matchesSnapshot(`${name}-expiring`, `expiringOfUser: a user's ${name} with expiry_status=expiring_soon`, statements)
   })
 
+  const review = {
+    fields: { status: 'pending' as const, submitted_at: new Date(0), reviewed_at: null, reviewer_user_id: null, rejection_reason: null },
+    event: { action: 'create', actorUserId: USER, reason: null },
+  }
+  const columns = { document_type: 'passport' as const, document_number: 'P1', uploaded_by_user_id: USER, upload_id: IDS[1] }
+
   it('identity document create: one statement checking the user and the upload, inserting the document, its verification and event', async () => {
-    const review = {
-      fields: { status: 'pending' as const, submitted_at: new Date(0), reviewed_at: null, reviewer_user_id: null, rejection_reason: null },
-      event: { action: 'create', actorUserId: USER, reason: null },
-    }
-    const columns = { document_type: 'passport' as const, document_number: 'P1', uploaded_by_user_id: USER, upload_id: IDS[1] }
     const statements = await compiledSql((db) =>
-      insertExpiring(db, IDENTITY_DOCUMENTS, ORG, 90, {
+      insertExpiringAlone(db, IDENTITY_DOCUMENTS, ORG, 90, {
         id: IDS[0],
         userId: USER,
         columns,
@@ -108,7 +110,17 @@ describe('SQL snapshots', () => {
     )
     await matchesSnapshot(
       'identity-document-create',
-      'insertExpiring (identity documents): with an upload a crew member references',
+      'insertExpiringAlone (identity documents): with an upload a crew member references',
+      statements,
+    )
+  })
+
+  it('identity document creates together: one statement for several, each row its own owner, upload, review and event', async () => {
+    const record = (id: string) => ({ id, userId: USER, columns, upload: { id: IDS[1], ownerId: USER }, review, source })
+    const statements = await compiledSql((db) => insertTogether(db, IDENTITY_DOCUMENTS, ORG, 90, [record(IDS[0]), record(IDS[1])]))
+    await matchesSnapshot(
+      'identity-documents-create-together',
+      'insertTogether (identity documents): creates with uploads their crew members reference',
       statements,
     )
   })

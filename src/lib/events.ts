@@ -24,15 +24,20 @@ export type { EventType }
  */
 export interface FoundSource {
   orgId: RawBuilder<string>
-  actor: { userId: RawBuilder<string>; role: RawBuilder<Role> } | null
-  requestId: string | null
+  actor: { userId: RawBuilder<string | null>; role: RawBuilder<Role | null> } | null
+  requestId: string | null | RawBuilder<string | null>
 }
 
 type AnySource = EventSource | FoundSource
 
-/** The caller of a request (its `Actor`, which carries the request id) is a source as it is. */
-const sourceOf = (source: AnySource | Actor): AnySource =>
-  'actor' in source ? source : { orgId: source.orgId, actor: { userId: source.userId, role: source.role }, requestId: source.requestId }
+/** The caller of a request (its `Actor`, which carries the request id) as the source of its events. */
+export const callerSource = (caller: Actor): EventSource => ({
+  orgId: caller.orgId,
+  actor: { userId: caller.userId, role: caller.role },
+  requestId: caller.requestId,
+})
+
+const sourceOf = (source: AnySource | Actor): AnySource => ('actor' in source ? source : callerSource(source))
 
 /**
  * The events of a write that is one statement, as the INSERT of one of its data-modifying CTEs: one

@@ -1,4 +1,4 @@
--- insertExpiring (identity documents): with an upload a crew member references
+-- insertExpiringAlone (identity documents): with an upload a crew member references
 with
   "owner" as (
     select

@@ -216,7 +216,7 @@ function expiringInsert(kind: RecordKind) {
  * Creates a record of a kind, its verification and its created event in one statement (`insertStatement`);
  * the created record comes back as its JSON text.
  */
-export async function insertExpiring(db: Db, kind: RecordKind, orgId: string, days: number, record: NewReviewed<RecordKind['table']>) {
+export async function insertExpiringAlone(db: Db, kind: RecordKind, orgId: string, days: number, record: NewReviewed<RecordKind['table']>) {
   let insert = expiringInserts.get(kind)
   if (!insert) {
     insert = expiringInsert(kind)

@@ -8,12 +8,12 @@ import { isUniqueViolation } from '../../../lib/db-errors.js'
 import { conflict, IssueList, invalid, notFound, ValidationFailed } from '../../../lib/errors.js'
 import { uuidv7 } from '../../../lib/ids.js'
 import { referenceableUpload } from '../../platform/uploads/uploads.queries.js'
+import { insertExpiring } from './expiring-batches.queries.js'
 import { applyReview, deleteReviewed, type ReviewedEdit, updateReviewed } from './reviewed-edits.queries.js'
 import { crewRecordById } from './reviewed-reads.queries.js'
 import {
   expiringWire,
   type InsertOutcome,
-  insertExpiring,
   orgUserExists,
   type MoveEvent,
   type Review,

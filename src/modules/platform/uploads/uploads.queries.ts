@@ -1,4 +1,4 @@
-import { type QueryCreator, type Selectable, sql } from 'kysely'
+import { type Expression, type QueryCreator, type Selectable, sql } from 'kysely'
 import type { Db } from '../../../db/database.js'
 import type { DB, UploadsTable } from '../../../db/schema.js'
 import type { Actor } from '../../../lib/access.js'
@@ -8,8 +8,15 @@ import { uuidv7s } from '../../../lib/ids.js'
 
 export type UploadRow = Selectable<UploadsTable>
 
-/** The upload a record may reference: the organization's, its content arrived, and the owner's when `ownerId` is set. */
-export const referenceableUpload = (qc: Pick<QueryCreator<DB>, 'selectFrom'>, orgId: string, upload: { id: string; ownerId?: string }) =>
+/**
+ * The upload a record may reference: the organization's, its content arrived, and the owner's when `ownerId` is set;
+ * its id and owner are values, or SQL over the statement's rows (a create of several).
+ */
+export const referenceableUpload = (
+  qc: Pick<QueryCreator<DB>, 'selectFrom'>,
+  orgId: string,
+  upload: { id: string | Expression<string>; ownerId?: string | Expression<string> },
+) =>
   qc
     .selectFrom('uploads')
     .select(['uploads.id', 'uploads.user_id'])
