@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fromPostgres } from '../src/db/database.js'
-import { nameStatements } from '../src/db/named-statements.js'
+import { nameStatements, SAME_PLAN_FOR_ANY_PATTERN } from '../src/db/named-statements.js'
 
 // PostgreSQL only: the embedded engine has no connection pool and keeps its own statements.
 const url = process.env.TEST_DATABASE_URL
@@ -41,6 +41,17 @@ describe.skipIf(!url)('named statements on a pooled connection', () => {
       await client.query('select 42 as n', [])
       expect((await client.query(`select 'Ballast' ilike $1 as hit`, ['%ball%'])).rows).toEqual([{ hit: true }])
       expect(await prepared(client)).toEqual(before)
+    } finally {
+      client.release()
+    }
+  })
+
+  it('names a pattern search that says its plan is the same for any pattern', async () => {
+    const client = await pool.connect()
+    try {
+      const text = `select 'Ballast' like $1 as hit ${SAME_PLAN_FOR_ANY_PATTERN}`
+      expect((await client.query(text, ['%Ball%'])).rows).toEqual([{ hit: true }])
+      expect(await prepared(client)).toContain(text)
     } finally {
       client.release()
     }

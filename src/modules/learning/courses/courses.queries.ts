@@ -2,6 +2,7 @@ import { type Selectable, type SelectQueryBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { compiledOnce } from '../../../db/compiled.js'
 import type { Db } from '../../../db/database.js'
+import { SAME_PLAN_FOR_ANY_PATTERN } from '../../../db/named-statements.js'
 import type { CoursesTable, DB } from '../../../db/schema.js'
 import type { Actor } from '../../../lib/access.js'
 import { fieldsSql } from '../../../lib/columns.js'
@@ -188,14 +189,48 @@ type Cursor = { at: string; id: string }
 const afterRow = (p: Cursor) => afterCursor('courses.created_at', 'courses.id', [p.at, p.id], 'desc')
 const firstPage = compiledOnce(newest)
 const laterPage = compiledOnce((db: Db, p: { orgId: string; limit: number } & Cursor) => newest(db, p).where(afterRow(p)))
-// A search reads the organization's courses newest first and stops at the page's end, or, for a term
-// too rare for that, takes the trigram index (courses_title_search_trgm_idx): PostgreSQL picks per term,
-// as the statement is planned with its value (db/named-statements.ts; docs/performance.md shows both plans).
-const matching = (db: Db, p: { orgId: string; limit: number; pattern: string }) => newest(db, p).where(titleMatches(p.pattern))
+
+/** How many of the newest courses a search reads before it leaves the plan to PostgreSQL (`searchPage`). */
+export const SEARCH_WINDOW = 1000
+type Search = { orgId: string; limit: number; pattern: string }
+
+// A search first reads the newest SEARCH_WINDOW courses (after the cursor) by the index and filters them:
+// one plan for every term, so the statement is prepared once (db/named-statements.ts). A term that fills
+// the page there is answered; one too rare for that is searched again, planned with its value, which
+// PostgreSQL answers by the newest-first index for a common term and by the trigram index
+// (courses_title_search_trgm_idx) for a rare one (docs/performance.md shows the plans).
+const inWindow = (db: Db, p: Search, after?: (qb: SelectQueryBuilder<DB, 'courses', object>) => SelectQueryBuilder<DB, 'courses', object>) => {
+  const recent = db
+    .selectFrom('courses')
+    .select(['courses.id', 'courses.title', 'courses.description', 'courses.created_at', 'courses.title_search'])
+    .where('courses.organization_id', '=', p.orgId)
+  return withEnrollments(
+    db.selectFrom(
+      (after ? after(recent) : recent)
+        .orderBy('courses.created_at', 'desc')
+        .orderBy('courses.id', 'desc')
+        .limit(SEARCH_WINDOW)
+        .as('courses'),
+    ) as unknown as SelectQueryBuilder<DB, 'courses', object>,
+  )
+    .where(sql<boolean>`courses.title_search like (select lower(${p.pattern}))`)
+    .orderBy('courses.created_at', 'desc')
+    .orderBy('courses.id', 'desc')
+    .limit(p.limit)
+    .modifyEnd(sql.raw(SAME_PLAN_FOR_ANY_PATTERN))
+}
+const firstInWindow = compiledOnce((db: Db, p: Search) => inWindow(db, p))
+const laterInWindow = compiledOnce((db: Db, p: Search & Cursor) => inWindow(db, p, (qb) => qb.where(afterRow(p))))
+const matching = (db: Db, p: Search) => newest(db, p).where(titleMatches(p.pattern))
 const firstMatches = compiledOnce(matching)
-const laterMatches = compiledOnce((db: Db, p: { orgId: string; limit: number; pattern: string } & Cursor) =>
-  matching(db, p).where(afterRow(p)),
-)
+const laterMatches = compiledOnce((db: Db, p: Search & Cursor) => matching(db, p).where(afterRow(p)))
+
+/** A page of a search: from the window when it fills the page, else planned with its term. */
+async function searchPage(db: Db, p: Search, at: Cursor | null) {
+  const found = await (at ? laterInWindow(db, { ...p, ...at }) : firstInWindow(db, p))
+  if (found.length === p.limit) return found
+  return at ? laterMatches(db, { ...p, ...at }) : firstMatches(db, p)
+}
 
 /**
  * Newest first; the enrollment count comes from the per-course counters in the same statement.
@@ -209,9 +244,7 @@ export async function listCourses(db: Db, orgId: string, query: ListQuery) {
     const limit = query.limit + 1
     const at = cursor && { at: cursor[0], id: cursor[1] }
     const rows = query.search
-      ? await (at
-          ? laterMatches(db, { orgId, limit, pattern: containsPattern(query.search), ...at })
-          : firstMatches(db, { orgId, limit, pattern: containsPattern(query.search) }))
+      ? await searchPage(db, { orgId, limit, pattern: containsPattern(query.search) }, at ?? null)
       : await (at ? laterPage(db, { orgId, limit, ...at }) : firstPage(db, { orgId, limit }))
     return toPage(rows, query.limit, (row) => [row.created_at.toISOString(), row.id], toCourseDetail)
   }

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid'
 import { describe, expect, it } from 'vitest'
+import { SEARCH_WINDOW } from '../../../../src/modules/learning/courses/courses.queries.js'
 import { type Client, useTestApp } from '../../../app.js'
 import { createOrg, nextImo, type TestOrg } from '../../../factories.js'
 
@@ -413,5 +414,35 @@ describe('course list (spec 9)', () => {
     expect(counted.body.items.map((c: { id: string }) => c.id)).toEqual(seen)
     const wildcard = await org.crew.api.get('/api/v1/courses/?search=_3')
     expect(wildcard.body.items.map((c: { id: string }) => c.id)).toEqual([made[3]])
+  })
+  it(`searches past the newest ${SEARCH_WINDOW} courses: a rare term beyond them, and pages that cross them`, async () => {
+    const org = await newOrg()
+    // Every tenth course is a "Ballast" course; the oldest, alone, a "Rare Mooring" one; created a second apart.
+    const count = SEARCH_WINDOW * 2 + 500
+    const start = Date.parse('2026-01-01T00:00:00Z')
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: uuidv7(),
+      organization_id: org.id,
+      title: i === 0 ? 'Rare Mooring drill' : i % 10 === 0 ? `BALLAST water ${i}` : `Galley ${i}`,
+      s3_path: `courses/${i}`,
+      launch_file: 'index.html',
+      created_at: new Date(start + i * 1000),
+    }))
+    for (let i = 0; i < count; i += 500) await t.database.db.insertInto('courses').values(rows.slice(i, i + 500)).execute()
+    const newestFirst = (match: (title: string) => boolean) => rows.filter((row) => match(row.title)).map((row) => row.id).reverse()
+    const ids = (res: { body: { items: { id: string }[] } }) => res.body.items.map((c) => c.id)
+
+    const rare = await org.crew.api.get('/api/v1/courses/?search=mooring')
+    expect(ids(rare)).toEqual([rows[0].id])
+    const seen: string[] = []
+    let path = '/api/v1/courses/?search=ballast&limit=100'
+    for (;;) {
+      const res = await org.crew.api.get(path)
+      expect(res.status).toBe(200)
+      seen.push(...ids(res))
+      if (!res.body.hasMore) break
+      path = `/api/v1/courses/?search=ballast&limit=100&cursor=${encodeURIComponent(res.body.nextCursor)}`
+    }
+    expect(seen).toEqual(newestFirst((title) => title.startsWith('BALLAST')))
   })
 })
