@@ -8,11 +8,12 @@ import { expiringWire, type InsertOutcome, insertExpiringAlone, type NewReviewed
 import type { RecordKind } from './reviewed-records.schemas.js'
 
 // An office creates documents and certificates many at a time. Most of a create's PostgreSQL time is
-// its statement's and its commit's, not its row's (measured: one create per statement 390–420 µs of
-// CPU, eight per statement 120–125 µs each, two thirds of the difference the commit's WAL flush): the
-// creates of one organization and kind that arrive while one of its statements runs wait for it and
+// its statement's and its commit's, not its row's (measured: one create per statement 377–420 µs of
+// CPU, eight per statement 120–156 µs each, about half of the difference the commit's WAL flush): the
+// creates of one organization and kind that arrive while its statements run (at most two at once) wait,
 // then go together, as ONE statement that writes each record with its verification, its history and
-// its event, as a create of its own does. A create with nothing running goes at once, alone.
+// its event, as a create of its own does. A create with no statement of its line running goes at once,
+// alone (docs/performance.md, issue 42; docs/decisions/performance.md, perf-7).
 
 type NewExpiring = NewReviewed<RecordKind['table']>
 /** A create's outcome; a created record is its JSON text. */
