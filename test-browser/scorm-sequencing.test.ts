@@ -117,6 +117,14 @@ describe('a SCORM 2004 course with sequencing, in one launch', () => {
       .poll(() => sco(first.page, 'playing')?.evaluate(() => typeof (window as any).ScormProcessSetValue), SAFETY)
       .toBe('function')
     await sco(first.page, 'playing').evaluate(() => (window as any).ScormProcessSetValue('cmi.completion_status', 'completed'))
+    // The player takes Continue once the runtime holds it valid (the completion reaching the precondition's
+    // objective); clicked before, the player answers "not available" (seen under CI's load).
+    await expect
+      .poll(
+        () => sco(first.page, 'playing').parentFrame()?.evaluate(() => (window as any).API_1484_11.GetValue('adl.nav.request_valid.continue')),
+        SAFETY,
+      )
+      .toBe('true')
     await first.page.getByRole('button', { name: 'Continue' }).click()
     await expect.poll(() => current(first.page).textContent(), SAFETY).toBe('Etiquette')
     await first.page.getByRole('button', { name: 'Suspend and leave' }).click()
