@@ -224,7 +224,7 @@ export interface CoursesTable {
   id: string
   organization_id: string
   title: string
-  /** lower(title), kept by PostgreSQL: what a search compares (`titleContains`). */
+  /** lower(title), kept by PostgreSQL: what a search compares (`titleMatches`, courses.queries.ts). */
   title_search: GeneratedAlways<string>
   description: Nullable<string>
   s3_path: string

@@ -20,7 +20,7 @@ type NewExpiring = NewReviewed<RecordKind['table']>
 type Outcome = InsertOutcome<string>
 
 /** At most this many creates in one statement. */
-export const CREATES_PER_STATEMENT = 64
+const CREATES_PER_STATEMENT = 64
 /** At most this many statements of one line at once: while one commits (waiting on the disk), the next runs. */
 const STATEMENTS_AT_ONCE = 2
 
