@@ -84,7 +84,7 @@ export function toPage<R, T>(
  * One page of a newest-first list: `filtered` carries the tenant scope and filters, `select`
  * the columns. The count (only when asked) runs over the same filters.
  */
-export async function newestFirstPage<DB, TB extends keyof DB, R extends { created_at: Date; id: string }, T>(
+export async function newestFirstPage<DB, TB extends keyof DB, R extends { id: string }, T>(
   filtered: SelectQueryBuilder<DB, TB, {}>,
   select: (qb: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, R>,
   table: string,

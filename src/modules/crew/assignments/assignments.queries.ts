@@ -115,7 +115,7 @@ export function listAssignments(db: Db, orgId: string, query: AssignmentListQuer
   }
   return newestFirstPage(
     filtered,
-    (qb) => qb.select([...rowColumns, 'a.created_at']),
+    (qb) => qb.select(rowColumns),
     'a',
     query,
     (row) => toAssignment(row),

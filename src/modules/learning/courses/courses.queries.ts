@@ -11,7 +11,7 @@ import { conflict } from '../../../lib/errors.js'
 import { type EventSource, eventsInsert, objectRows, updatedRows } from '../../../lib/events.js'
 import { uuidv7s } from '../../../lib/ids.js'
 import { lockOrgRow } from '../../../lib/locked-row.queries.js'
-import { afterCursor, decodeCursor, newestFirstPage, toPage } from '../../../lib/pagination.js'
+import { afterCursor, decodeCursor, microsecondText, newestFirstPage, toPage } from '../../../lib/pagination.js'
 import type { ListQuery } from '../../../lib/schemas.js'
 import { containsPattern } from '../../../lib/search.js'
 import { type CertificateTemplate, COURSE_COLUMNS, type Course, type CourseDetail } from './courses.schemas.js'
@@ -182,6 +182,7 @@ export const titleMatches = (pattern: string) => sql<boolean>`courses.title_sear
 // The pages integrations and the console page through, with and without a search: compiled once each.
 const newest = (db: Db, p: { orgId: string; limit: number }) =>
   withEnrollments(db.selectFrom('courses').where('courses.organization_id', '=', p.orgId))
+    .select(microsecondText('courses.created_at').as('cursor_at'))
     .orderBy('courses.created_at', 'desc')
     .orderBy('courses.id', 'desc')
     .limit(p.limit)
@@ -213,6 +214,7 @@ const inWindow = (db: Db, p: Search, after?: (qb: SelectQueryBuilder<DB, 'course
         .as('courses'),
     ) as unknown as SelectQueryBuilder<DB, 'courses', object>,
   )
+    .select(microsecondText('courses.created_at').as('cursor_at'))
     // titleMatches' rule, its pattern lowered once per execution (a generic plan would lower it per row); the
     // statement planned per term keeps lower(pattern) a constant, which the planner reads to choose its index.
     .where(sql<boolean>`courses.title_search like (select lower(${p.pattern}))`)
@@ -248,7 +250,7 @@ export async function listCourses(db: Db, orgId: string, query: ListQuery) {
     const rows = query.search
       ? await searchPage(db, { orgId, limit, pattern: containsPattern(query.search) }, at ?? null)
       : await (at ? laterPage(db, { orgId, limit, ...at }) : firstPage(db, { orgId, limit }))
-    return toPage(rows, query.limit, (row) => [row.created_at.toISOString(), row.id], toCourseDetail)
+    return toPage(rows, query.limit, (row) => [row.cursor_at, row.id], toCourseDetail)
   }
   let filtered = db.selectFrom('courses').where('courses.organization_id', '=', orgId)
   if (query.search) filtered = filtered.where(titleMatches(containsPattern(query.search)))

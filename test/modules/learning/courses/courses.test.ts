@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid'
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { SEARCH_WINDOW } from '../../../../src/modules/learning/courses/courses.queries.js'
 import { type Client, useTestApp } from '../../../app.js'
@@ -333,6 +334,41 @@ describe('course list (spec 9)', () => {
     expect(last.body).toMatchObject({ nextCursor: null, hasMore: false, totalCount: 27 })
   })
 
+  it('walks courses written within one millisecond exactly once: the cursor keeps the microsecond', async () => {
+    const org = await newOrg()
+    const ids = Array.from({ length: 6 }, () => uuidv7()).sort()
+    // Six courses 100 µs apart inside one millisecond, their ids descending as their times ascend, so a
+    // cursor cut to the millisecond would skip the courses after the first page's last.
+    const values = ids.map((id, i) => ({
+      id,
+      organization_id: org.id,
+      s3_path: 'courses/same-ms',
+      launch_file: 'index.html',
+      title: `Same millisecond ${i}`,
+      created_at: new Date(Date.UTC(2026, 5, 1, 8, 0, 0, 0)),
+    }))
+    await t.database.db.insertInto('courses').values(values).execute()
+    await sql`update courses set created_at = created_at + (interval '100 microseconds' * (6 - right(title, 1)::int))
+      where organization_id = ${org.id}`.execute(t.database.db)
+    const expected = (
+      await t.database.db
+        .selectFrom('courses')
+        .select('id')
+        .where('organization_id', '=', org.id)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+    ).map((c) => c.id)
+    for (const path of [
+      '/api/v1/courses/?limit=2',
+      '/api/v1/courses/?limit=2&search=same',
+      '/api/v1/courses/?limit=2&include_count=true',
+    ]) {
+      const { ids: walked } = await walk(org.admin.api, path)
+      expect(walked).toEqual(expected)
+    }
+  })
+
   it('ends with hasMore false on a page that ends on the last item, and defaults to 10 items', async () => {
     const org = await newOrg()
     for (let i = 0; i < 12; i++) await createCourse(org, { title: `C${i}` })
@@ -428,8 +464,16 @@ describe('course list (spec 9)', () => {
       launch_file: 'index.html',
       created_at: new Date(start + i * 1000),
     }))
-    for (let i = 0; i < count; i += 500) await t.database.db.insertInto('courses').values(rows.slice(i, i + 500)).execute()
-    const newestFirst = (match: (title: string) => boolean) => rows.filter((row) => match(row.title)).map((row) => row.id).reverse()
+    for (let i = 0; i < count; i += 500)
+      await t.database.db
+        .insertInto('courses')
+        .values(rows.slice(i, i + 500))
+        .execute()
+    const newestFirst = (match: (title: string) => boolean) =>
+      rows
+        .filter((row) => match(row.title))
+        .map((row) => row.id)
+        .reverse()
     const ids = (res: { body: { items: { id: string }[] } }) => res.body.items.map((c) => c.id)
 
     const rare = await org.crew.api.get('/api/v1/courses/?search=mooring')
