@@ -33,6 +33,7 @@ const settings = {
 const ALWAYS = ['baseline', 'bare-fastify']
 const RESULTS = env.BENCH_RESULTS || 'bench/results/latest.json'
 const workDir = mkdtempSync(join(tmpdir(), 'seaworthy-bench-'))
+const WARMUP_SECONDS = 3
 
 async function runScenario(
   server: Server,
@@ -53,6 +54,9 @@ async function runScenario(
   }
   const connections = scenario.connections ?? settings.connections
   const spec: LoadSpec = { url: server.url, connections, duration: settings.duration, headers, requests }
+  // Unrecorded load first: the JIT, the pool's connections and each statement's first use on them (named once
+  // per connection) would otherwise land in the first seconds measured, and in the first scenario most.
+  await runLoad({ ...spec, duration: WARMUP_SECONDS }, 'warmup', workDir)
   // A sweeping scenario's sweep is the point: its queries are not waited out.
   if (waitForQuiet) await settle(postgres)
   server.takePeakRss()
